@@ -1,0 +1,42 @@
+# Every target sets up .venv itself from pyproject.toml (re-installing when it changes).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+NB_ENV := SPATIAL_NB_FAST=1 SPATIAL_NB_STRICT=1 MPLBACKEND=Agg
+
+.PHONY: setup lab test test-lib test-notebooks lint figures bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[notebooks,test]"
+	touch $@
+
+setup: $(STAMP)
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/nbstripout --verify notebooks/*.ipynb
+
+test-lib: $(STAMP)
+	MPLBACKEND=Agg $(BIN)/pytest tests/
+
+test-notebooks: $(STAMP)
+	$(NB_ENV) $(BIN)/pytest --nbval --nbval-current-env -n 2 --dist loadscope \
+		-p no:randomly notebooks/
+
+test: lint test-lib test-notebooks
+
+figures: $(STAMP)
+	MPLBACKEND=Agg $(BIN)/python -m spatial.figures figures/
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,106 @@
+"""spatial — a verified Python companion to three texts on rigid-body dynamics.
+
+R. Featherstone, *Rigid Body Dynamics Algorithms* (2008); S. Sueda, *Rigid Body Dynamics
+Notes*; J. Lloyd, *ArtiSynth mathematical notes*.
+
+Conventions used everywhere in the package
+------------------------------------------
+* **Spatial vectors** are Plücker coordinates with the angular part first: motion
+  ``v = [ω; v_O]``, force ``f = [n_O; f]`` (Featherstone ch. 2, Sueda eq. 1.5).  Arrays have
+  shape ``(..., 6)``; leading dimensions are batch dimensions.  ArtiSynth writes linear-first;
+  code implementing ArtiSynth formulas converts explicitly.
+* **Transforms:** ``X_BA`` ("B from A") maps motion coordinates from A to B,
+  ``X_BA = rot(E) @ xlt(r)`` with ``E`` rotating A-coordinates into B-coordinates and ``r`` the
+  position of B's origin in A (Featherstone eq. 2.24).  ``rx(θ)`` is a *coordinate* rotation (the
+  transpose of the usual rotation matrix).  Force transforms are ``X* = X⁻ᵀ``.
+* **Frames on SE(3)** (Sueda): ``E_AB = [[R, p], [0, 1]]`` maps point coordinates from B to A,
+  and ``Ad(E_AB) == X_AB``.  Twists are body twists ``[ω; v]``.
+* **Joints:** ``X_J`` maps predecessor to successor coordinates; ``S``, ``v_J = S q̇`` and ``c_J``
+  are in successor coordinates (Featherstone §4.4).
+* **Quaternions** are scalar first ``(w, x, y, z)``.
+* **Units** are SI; gravity is a model attribute (default ``[0, 0, -9.81]``).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .inertia import inertia_params, mcI
+from .vectors import (
+    XtoV,
+    apply_force,
+    crf,
+    crm,
+    cross_force,
+    cross_motion,
+    inv_force,
+    inv_motion,
+    inv_transform_inertia,
+    pluho,
+    plux,
+    point_acceleration,
+    point_force,
+    point_velocity,
+    rot,
+    rotx,
+    roty,
+    rotz,
+    rx,
+    ry,
+    rz,
+    skew,
+    transform_inertia,
+    transform_point,
+    unplux,
+    unskew,
+    xinv,
+    xlt,
+    xstar,
+)
+
+__version__ = "0.1.0"
+
+# Submodules that pull in heavy or optional dependencies (matplotlib, ipywidgets) are loaded on
+# first attribute access, so that ``import spatial`` stays light (PEP 562).
+_LAZY = {"nb", "viz", "exercises"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'spatial' has no attribute {name!r}")
+
+
+__all__ = [
+    "XtoV",
+    "apply_force",
+    "crf",
+    "crm",
+    "cross_force",
+    "cross_motion",
+    "inertia_params",
+    "inv_force",
+    "inv_motion",
+    "inv_transform_inertia",
+    "mcI",
+    "pluho",
+    "plux",
+    "point_acceleration",
+    "point_force",
+    "point_velocity",
+    "rot",
+    "rotx",
+    "roty",
+    "rotz",
+    "rx",
+    "ry",
+    "rz",
+    "skew",
+    "transform_inertia",
+    "transform_point",
+    "unplux",
+    "unskew",
+    "xinv",
+    "xlt",
+    "xstar",
+]

@@ -1,0 +1,42 @@
+"""Input checks shared by the public functions (raised at the boundary, never deep inside)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["as_array", "as_scalar_array", "require_rotation"]
+
+
+def as_array(x, name: str, tail: tuple[int, ...]) -> np.ndarray:
+    """Return ``x`` as a float array whose trailing dimensions are ``tail``.
+
+    Raises
+    ------
+    ValueError
+        If the trailing shape differs from ``tail`` or any entry is not finite.
+    """
+    a = np.asarray(x, dtype=float)
+    k = len(tail)
+    if a.ndim < k or a.shape[a.ndim - k :] != tail:
+        want = "(..., " + ", ".join(str(t) for t in tail) + ")"
+        raise ValueError(f"{name} must have shape {want}, got {a.shape}")
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} contains non-finite values (nan or inf)")
+    return a
+
+
+def as_scalar_array(x, name: str) -> np.ndarray:
+    """Return ``x`` as a float array of any shape with finite entries (angles, masses, ...)."""
+    a = np.asarray(x, dtype=float)
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} contains non-finite values (nan or inf)")
+    return a
+
+
+def require_rotation(E: np.ndarray, name: str = "E", tol: float = 1e-8) -> None:
+    """Raise ``ValueError`` unless every ``E[..., :, :]`` is a proper rotation (EᵀE = 1, det E = +1)."""
+    err = np.abs(np.swapaxes(E, -1, -2) @ E - np.eye(3)).max(initial=0.0)
+    if err > tol:
+        raise ValueError(f"{name} is not orthonormal (max |EᵀE - 1| = {err:.2e} > {tol:g})")
+    if np.any(np.linalg.det(E) < 0):
+        raise ValueError(f"{name} is a reflection (det = -1), not a rotation")

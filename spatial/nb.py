@@ -1,0 +1,170 @@
+"""Helpers shared by the notebooks: set-up, widgets and exercise checks (CONVENTIONS.md).
+
+This module imports matplotlib and (lazily) ipywidgets; ``import spatial`` does not load it
+until ``spatial.nb`` is first used.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["NotebookConfig", "setup", "interact", "check", "fast_mode", "strict_mode"]
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
+
+
+def fast_mode() -> bool:
+    """True when ``SPATIAL_NB_FAST`` is set: notebooks shrink horizons and sample counts."""
+    return _flag("SPATIAL_NB_FAST")
+
+
+def strict_mode() -> bool:
+    """True when ``SPATIAL_NB_STRICT`` is set: exercise checks raise instead of printing."""
+    return _flag("SPATIAL_NB_STRICT")
+
+
+@dataclass(frozen=True)
+class NotebookConfig:
+    """What a notebook's set-up cell returns.
+
+    Attributes
+    ----------
+    seed : int
+        Seed of ``rng``.
+    rng : numpy.random.Generator
+        The notebook's random generator; use it for every random draw.
+    fast : bool
+        Fast mode (``SPATIAL_NB_FAST``), used by the tests to keep notebooks quick.
+    strict : bool
+        Strict exercise checking (``SPATIAL_NB_STRICT``).
+    """
+
+    seed: int
+    rng: np.random.Generator
+    fast: bool
+    strict: bool
+
+
+def setup(seed: int = 0) -> NotebookConfig:
+    """Configure printing and plotting for a notebook and return its :class:`NotebookConfig`.
+
+    Parameters
+    ----------
+    seed : int
+        Seed for ``cfg.rng``.
+    """
+    import matplotlib.pyplot as plt
+
+    np.set_printoptions(precision=4, suppress=True, linewidth=100)
+    plt.rcParams.update(
+        {
+            "figure.figsize": (6.4, 4.0),
+            "figure.dpi": 100,
+            "axes.grid": True,
+            "grid.alpha": 0.3,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "font.size": 10,
+            "legend.frameon": False,
+            "animation.embed_limit": 30.0,
+        }
+    )
+    return NotebookConfig(
+        seed=seed, rng=np.random.default_rng(seed), fast=fast_mode(), strict=strict_mode()
+    )
+
+
+def interact(fn: Callable, /, *, show: bool = True, **controls):
+    """Wrap a pure function in ``ipywidgets.interactive`` and (optionally) display it.
+
+    The function runs once with the default control values when the widget is built, so a
+    test run exercises it.  Figures the function opens are shown inside the widget's output
+    area and then closed.  Tests build the widget with ``show=False``, set a control's
+    ``.value`` and assert on ``widget.result`` (the function's return value).
+
+    Parameters
+    ----------
+    fn : callable
+        The physics or drawing function; its keyword arguments are the controls.
+    show : bool
+        Display the widget (notebooks) or not (tests).
+    **controls
+        ipywidgets controls or abbreviations, as for ``ipywidgets.interactive``.
+
+    Returns
+    -------
+    ipywidgets.interactive
+    """
+    import ipywidgets
+    import matplotlib.pyplot as plt
+
+    @functools.wraps(fn)  # keeps fn's signature, so its defaults become the initial values
+    def run(**kwargs):
+        result = fn(**kwargs)
+        if plt.get_fignums():
+            plt.show()
+        plt.close("all")
+        return result
+
+    widget = ipywidgets.interactive(run, **controls)
+    if show:
+        from IPython.display import display
+
+        display(widget)
+    return widget
+
+
+def check(exercise: str, solution: Callable) -> bool:
+    """Check a student's answer to exercise ``"NN.k"`` against the package's reference.
+
+    The checker for exercise ``NN.k`` lives in ``spatial.exercises.chNN``.  A stub that
+    raises ``NotImplementedError`` counts as "not attempted", and a wrong answer prints what
+    is wrong; with ``SPATIAL_NB_STRICT=1`` both raise instead (the tests run the solution cells
+    that way).
+
+    Parameters
+    ----------
+    exercise : str
+        Exercise id, ``"NN.k"``.
+    solution : callable
+        The student's function.
+
+    Returns
+    -------
+    bool
+        True when the answer passes.
+
+    Raises
+    ------
+    KeyError
+        If no checker is registered under ``exercise``.
+    NotImplementedError, AssertionError
+        In strict mode, for a stub or a wrong answer.
+    """
+    chapter = exercise.split(".")[0]
+    module = importlib.import_module(f"spatial.exercises.ch{chapter}")
+    checkers = module.CHECKS
+    if exercise not in checkers:
+        raise KeyError(f"no checker registered for exercise {exercise!r}")
+    try:
+        checkers[exercise](solution)
+    except NotImplementedError:
+        if strict_mode():
+            raise
+        print(f"Exercise {exercise}: not attempted yet.")
+        return False
+    except AssertionError as err:
+        if strict_mode():
+            raise
+        print(f"Exercise {exercise}: not right yet: {err}")
+        return False
+    print(f"Exercise {exercise}: correct.")
+    return True
