@@ -34,7 +34,7 @@ def as_scalar_array(x, name: str) -> np.ndarray:
 
 
 def require_rotation(E: np.ndarray, name: str = "E", tol: float = 1e-8) -> None:
-    """Raise ``ValueError`` unless every ``E[..., :, :]`` is a proper rotation (EᵀE = 1, det E = +1)."""
+    """Raise ``ValueError`` unless every ``E[..., :, :]`` is a rotation (EᵀE = 1, det E = +1)."""
     err = np.abs(np.swapaxes(E, -1, -2) @ E - np.eye(3)).max(initial=0.0)
     if err > tol:
         raise ValueError(f"{name} is not orthonormal (max |EᵀE - 1| = {err:.2e} > {tol:g})")
