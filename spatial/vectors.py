@@ -47,6 +47,7 @@ __all__ = [
     "point_velocity",
     "point_acceleration",
     "point_force",
+    "swap_linear_angular",
 ]
 
 
@@ -647,3 +648,33 @@ def point_force(f, p) -> np.ndarray:
     p = as_array(p, "p", (3,))
     f, p = np.broadcast_arrays(f, p)
     return np.concatenate([np.cross(p, f), f], -1)
+
+
+# ------------------------------------------------------------- layout conversion (ArtiSynth)
+
+
+def swap_linear_angular(x) -> np.ndarray:
+    """Convert between angular-first and linear-first layouts of spatial quantities.
+
+    The package stores spatial vectors as ``[ω; v]`` (Featherstone, Sueda); the ArtiSynth notes
+    write ``[v; ω]`` and put ``m·1`` in the top-left block of the spatial inertia (ArtiSynth
+    §0.1, §0.19).  Code implementing ArtiSynth formulas calls this at its boundary.  The
+    permutation swaps the two 3-blocks, so it is its own inverse.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., 6) or (..., 6, 6)
+        A spatial vector (permuted as ``P x``) or a 6x6 matrix (permuted as ``P x Pᵀ``).
+        A ``(6, 6)`` input is always treated as a matrix.
+
+    Returns
+    -------
+    ndarray, same shape as ``x``
+    """
+    a = np.asarray(x, dtype=float)
+    perm = [3, 4, 5, 0, 1, 2]
+    if a.ndim >= 2 and a.shape[-2:] == (6, 6):
+        return a[..., perm, :][..., :, perm]
+    if a.ndim >= 1 and a.shape[-1] == 6:
+        return a[..., perm]
+    raise ValueError(f"expected shape (..., 6) or (..., 6, 6), got {a.shape}")
