@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import importlib
 
+from . import joints
 from .inertia import inertia_params, mcI
+from .model import Model
 from .vectors import (
     XtoV,
     apply_force,
@@ -73,6 +75,7 @@ def __getattr__(name: str):
 
 
 __all__ = [
+    "Model",
     "XtoV",
     "apply_force",
     "crf",
@@ -83,6 +86,7 @@ __all__ = [
     "inv_force",
     "inv_motion",
     "inv_transform_inertia",
+    "joints",
     "mcI",
     "pluho",
     "plux",

@@ -1,0 +1,296 @@
+"""The system model of a kinematic tree (Featherstone §4.1–4.2, §4.6, Table 4.3).
+
+Bodies are numbered ``1 … NB`` with a *regular numbering* (every body's parent has a smaller
+number); body ``0`` is the fixed base.  Joint ``i`` connects body ``i`` to its parent ``λ(i)``.
+Per-body lists (``parent``, ``joints``, ``X_tree``, ``inertia``, ``names``) are indexed by body
+number, so entry 0 is a placeholder for the base and ``model.parent[i]`` reads as the book's
+``λ(i)``.  Joint ``i``'s position and velocity variables are ``q[..., model.q_index[i]]`` and
+``qd[..., model.v_index[i]]``.
+
+A model is plain data built once with :meth:`Model.add_body`; every algorithm is a function
+``f(model, q, qd, ...)`` that reads it.  Validation happens here, at construction, and in
+:meth:`Model.check_state`, never inside the algorithms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._validate import as_array
+from .joints import Joint
+from .vectors import _as_plucker
+
+__all__ = ["Model"]
+
+
+def _check_rigid_body_inertia(I: np.ndarray, name: str) -> None:
+    """Raise ``ValueError`` unless ``I`` is a symmetric PSD rigid-body inertia (eq. 2.63 form)."""
+    scale = 1.0 + np.abs(I).max()
+    if np.abs(I - I.T).max() > 1e-9 * scale:
+        raise ValueError(f"{name} must be symmetric")
+    m = I[3, 3]
+    if m < 0 or np.abs(I[3:, 3:] - m * np.eye(3)).max() > 1e-9 * scale:
+        raise ValueError(
+            f"{name} is not a rigid-body inertia: lower-right block must be m·1, m ≥ 0"
+        )
+    h = I[:3, 3:]
+    if np.abs(h + h.T).max() > 1e-9 * scale:
+        raise ValueError(
+            f"{name} is not a rigid-body inertia: upper-right block must be skew (m c×)"
+        )
+    if np.linalg.eigvalsh(I).min() < -1e-9 * scale:
+        raise ValueError(f"{name} must be positive semi-definite")
+
+
+@dataclass
+class Model:
+    """A kinematic tree: parent array, joints, tree transforms, inertias and gravity (Table 4.3).
+
+    Parameters
+    ----------
+    gravity : array_like, shape (3,)
+        Gravitational acceleration in base coordinates, default ``[0, 0, -9.81]``.
+
+    Attributes
+    ----------
+    NB : int
+        Number of bodies (excluding the base).
+    nq, nv : int
+        Total numbers of position and velocity variables.
+    parent : list[int]
+        ``parent[i] = λ(i)``; ``parent[0] = -1``.
+    joints : list[Joint | None]
+        ``joints[i]`` is joint ``i`` (``jtype(i)``); ``joints[0] is None``.
+    X_tree : list[ndarray | None]
+        ``X_tree[i] = X_T(i)``, the transform from the parent's frame to joint ``i``'s
+        predecessor frame F_p (so ``X_λ(i)→i = X_J X_T(i)``, Featherstone eq. 4.4).
+    inertia : list[ndarray | None]
+        Spatial inertia of each body in its own coordinates.
+    q_index, v_index : list[slice]
+        Where joint ``i``'s variables sit in ``q`` and ``qd``.
+
+    Examples
+    --------
+    A planar double pendulum, as the book's Table 4.3 lists it:
+
+    >>> import numpy as np, spatial as sp
+    >>> from spatial.joints import Revolute
+    >>> model = sp.Model(gravity=[0, -9.81, 0])
+    >>> I = sp.mcI(1.0, [0.5, 0, 0], np.diag([1e-3, 1 / 12, 1 / 12]))
+    >>> b1 = model.add_body(0, Revolute("z"), np.eye(6), I)
+    >>> b2 = model.add_body(b1, Revolute("z"), sp.xlt([1.0, 0, 0]), I)
+    >>> model.NB, model.nq, model.nv
+    (2, 2, 2)
+    """
+
+    gravity: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.0, -9.81]))
+    parent: list = field(default_factory=lambda: [-1], init=False)
+    joints: list = field(default_factory=lambda: [None], init=False)
+    X_tree: list = field(default_factory=lambda: [None], init=False)
+    inertia: list = field(default_factory=lambda: [None], init=False)
+    names: list = field(default_factory=lambda: ["base"], init=False)
+    q_index: list = field(default_factory=lambda: [slice(0, 0)], init=False)
+    v_index: list = field(default_factory=lambda: [slice(0, 0)], init=False)
+    nq: int = field(default=0, init=False)
+    nv: int = field(default=0, init=False)
+
+    def __post_init__(self):
+        g = as_array(self.gravity, "gravity", (3,))
+        if g.ndim != 1:
+            raise ValueError(f"gravity must be a 3-vector, got shape {g.shape}")
+        self.gravity = g
+
+    # ------------------------------------------------------------------ construction
+
+    @property
+    def NB(self) -> int:
+        """Number of bodies, excluding the fixed base."""
+        return len(self.parent) - 1
+
+    def add_body(self, parent: int, joint: Joint, X_tree, inertia, name: str | None = None) -> int:
+        """Append a body connected to ``parent`` by ``joint``; return its body number.
+
+        Parameters
+        ----------
+        parent : int
+            Number of the parent body, ``0 ≤ parent ≤ NB`` (0 is the fixed base).
+        joint : Joint
+            The joint model, e.g. ``spatial.joints.Revolute("z")``.
+        X_tree : array_like, shape (6, 6)
+            Tree transform ``X_T(i)``: from the parent body's frame to the joint's predecessor
+            frame, e.g. ``spatial.plux(E, r)``.
+        inertia : array_like, shape (6, 6)
+            The body's spatial inertia in its own frame, e.g. ``spatial.mcI(m, c, I_c)``.
+        name : str, optional
+            A unique name; defaults to ``"body<i>"``.
+
+        Returns
+        -------
+        int
+            The new body's number ``i = NB`` (after adding).
+
+        Raises
+        ------
+        ValueError
+            If the parent does not exist yet (parents must precede children), the joint is
+            not a :class:`~spatial.joints.Joint`, ``X_tree`` is not a single Plücker
+            transform, ``inertia`` is not a symmetric PSD rigid-body inertia, or the name is
+            already taken.
+        """
+        i = self.NB + 1
+        if isinstance(parent, bool) or not isinstance(parent, (int, np.integer)):
+            raise ValueError(f"body {i}: parent must be an int body number, got {parent!r}")
+        if not 0 <= parent < i:
+            raise ValueError(
+                f"body {i} has parent {parent}; parents must precede children"
+                f" (0 ≤ parent ≤ {i - 1})"
+            )
+        if not isinstance(joint, Joint):
+            raise ValueError(f"body {i}: joint must be a spatial.joints.Joint, got {joint!r}")
+        X_tree = _as_plucker(X_tree, f"X_tree of body {i}")
+        if X_tree.shape != (6, 6):
+            raise ValueError(
+                f"X_tree of body {i} must be a single 6x6 transform, got {X_tree.shape}"
+            )
+        inertia = as_array(inertia, f"inertia of body {i}", (6, 6))
+        if inertia.shape != (6, 6):
+            raise ValueError(f"inertia of body {i} must be a single 6x6 matrix")
+        _check_rigid_body_inertia(inertia, f"inertia of body {i}")
+        name = f"body{i}" if name is None else str(name)
+        if name in self.names:
+            raise ValueError(f"body name {name!r} is already used")
+
+        self.parent.append(int(parent))
+        self.joints.append(joint)
+        self.X_tree.append(X_tree.copy())
+        self.inertia.append(inertia.copy())
+        self.names.append(name)
+        self.q_index.append(slice(self.nq, self.nq + joint.nq))
+        self.v_index.append(slice(self.nv, self.nv + joint.nv))
+        self.nq += joint.nq
+        self.nv += joint.nv
+        return i
+
+    @property
+    def a_grav(self) -> np.ndarray:
+        """Spatial gravitational acceleration ``[0; g]`` in base coordinates (Featherstone §5.3)."""
+        return np.concatenate([np.zeros(3), self.gravity])
+
+    def body(self, name: str) -> int:
+        """Body number of the body called ``name`` (ValueError if there is none)."""
+        try:
+            return self.names.index(name)
+        except ValueError:
+            raise ValueError(f"no body named {name!r}") from None
+
+    # ------------------------------------------------------------------ connectivity (§4.1.2)
+
+    def children(self, i: int) -> list[int]:
+        """``μ(i)``: the bodies whose parent is ``i``."""
+        return [j for j in range(1, self.NB + 1) if self.parent[j] == i]
+
+    def support(self, i: int) -> list[int]:
+        """``κ(i)``: the joints (body numbers) on the path from the base to body ``i``, in order."""
+        path = []
+        while i > 0:
+            path.append(i)
+            i = self.parent[i]
+        return path[::-1]
+
+    def subtree(self, i: int) -> list[int]:
+        """``ν(i)``: body ``i`` and all its descendants, in increasing order."""
+        return [j for j in range(1, self.NB + 1) if i in self.support(j)]
+
+    def expanded_parent(self) -> np.ndarray:
+        """Expanded parent array ``λ'`` over velocity variables (Featherstone Table 6.4).
+
+        Each multi-DoF joint becomes a chain of single-DoF arcs.  Indices are 0-based:
+        ``lam[k]`` is the velocity variable that is variable ``k``'s parent, or ``-1`` at the
+        root, and ``lam[k] < k`` always.  ``H[k, j]`` can be non-zero for ``j < k`` only if
+        ``j`` is reached from ``k`` by repeatedly applying ``lam`` (branch-induced sparsity).
+        """
+        lam = np.arange(self.nv) - 1  # the book's initialisation (0, 1, …, n-1), 0-based
+        for i in range(1, self.NB + 1):
+            if self.joints[i].nv == 0:
+                continue
+            p = self.parent[i]
+            # the last velocity variable of the nearest ancestor that has any
+            while p > 0 and self.joints[p].nv == 0:
+                p = self.parent[p]
+            lam[self.v_index[i].start] = self.v_index[p].stop - 1 if p > 0 else -1
+        return lam
+
+    # ------------------------------------------------------------------ states
+
+    def check_state(self, q=None, qd=None, qdd=None, tau=None):
+        """Validate and convert state arrays; return them as float arrays (None stays None).
+
+        Parameters
+        ----------
+        q : array_like, shape (..., nq), optional
+        qd, qdd, tau : array_like, shape (..., nv), optional
+
+        Raises
+        ------
+        ValueError
+            Naming the argument, if a shape is wrong, an entry is not finite, or a joint's
+            configuration is invalid (e.g. a non-unit quaternion).
+        """
+        out = []
+        for value, name, n in ((q, "q", self.nq), (qd, "qd", self.nv), (qdd, "qdd", self.nv)):
+            out.append(None if value is None else as_array(value, name, (n,)))
+        out.append(None if tau is None else as_array(tau, "tau", (self.nv,)))
+        if out[0] is not None:
+            for i in range(1, self.NB + 1):
+                self.joints[i].check_q(out[0][..., self.q_index[i]], f"q of joint {i}")
+        return tuple(out)
+
+    def neutral_configuration(self) -> np.ndarray:
+        """The configuration with every joint at its zero position, shape (nq,)."""
+        q = np.zeros(self.nq)
+        for i in range(1, self.NB + 1):
+            q[self.q_index[i]] = self.joints[i].neutral()
+        return q
+
+    def random_configuration(self, rng: np.random.Generator, shape: tuple = ()) -> np.ndarray:
+        """A random valid configuration of shape ``shape + (nq,)``."""
+        q = np.zeros(tuple(shape) + (self.nq,))
+        for i in range(1, self.NB + 1):
+            q[..., self.q_index[i]] = self.joints[i].random_configuration(rng, shape)
+        return q
+
+    def _per_joint(self, method: str, q: np.ndarray, v: np.ndarray, *args) -> np.ndarray:
+        """Apply a joint's configuration-space method joint by joint."""
+        out = np.zeros(np.broadcast_shapes(q.shape[:-1], v.shape[:-1]) + (self.nq,))
+        for i in range(1, self.NB + 1):
+            qi, vi = q[..., self.q_index[i]], v[..., self.v_index[i]]
+            out[..., self.q_index[i]] = getattr(self.joints[i], method)(qi, vi, *args)
+        return out
+
+    def q_dot(self, q, qd) -> np.ndarray:
+        """Derivative of the position variables, ``q̇``, from velocity variables (eq. 3.7)."""
+        q, qd, _, _ = self.check_state(q, qd)
+        return self._per_joint("q_dot", q, qd)
+
+    def integrate(self, q, v, dt) -> np.ndarray:
+        """Configuration reached from ``q`` moving with velocity variables ``v`` for time ``dt``.
+
+        Quaternion joints integrate on the unit sphere, so the result stays valid.
+        """
+        q, v, _, _ = self.check_state(q, v)
+        return self._per_joint("integrate", q, v, dt)
+
+    def difference(self, q0, q1) -> np.ndarray:
+        """Velocity variables ``v`` with ``integrate(q0, v, 1) == q1``, shape (..., nv)."""
+        q0, _, _, _ = self.check_state(q0)
+        q1, _, _, _ = self.check_state(q1)
+        out = np.zeros(np.broadcast_shapes(q0.shape[:-1], q1.shape[:-1]) + (self.nv,))
+        for i in range(1, self.NB + 1):
+            qi = self.q_index[i]
+            out[..., self.v_index[i]] = self.joints[i].difference(q0[..., qi], q1[..., qi])
+        return out
+
+    def __repr__(self) -> str:
+        return f"Model(NB={self.NB}, nq={self.nq}, nv={self.nv}, gravity={self.gravity.tolist()})"
