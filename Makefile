@@ -24,7 +24,7 @@ lint: $(STAMP)
 	$(BIN)/nbstripout --verify notebooks/*.ipynb
 
 test-lib: $(STAMP)
-	MPLBACKEND=Agg $(BIN)/pytest tests/
+	MPLBACKEND=Agg $(BIN)/pytest --doctest-modules spatial tests
 
 test-notebooks: $(STAMP)
 	$(NB_ENV) $(BIN)/pytest --nbval --nbval-current-env -n 2 --dist loadscope \
@@ -33,7 +33,7 @@ test-notebooks: $(STAMP)
 test: lint test-lib test-notebooks
 
 figures: $(STAMP)
-	MPLBACKEND=Agg $(BIN)/python -m spatial.figures figures/
+	MPLBACKEND=Agg $(BIN)/python figures/generate.py figures/
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
