@@ -92,6 +92,11 @@ def unskew(S: np.ndarray) -> np.ndarray:
     Returns
     -------
     ndarray, shape (..., 3)
+
+    Raises
+    ------
+    ValueError
+        If an input does not have the documented trailing shape or is not finite.
     """
     S = as_array(S, "S", (3, 3))
     return 0.5 * np.stack(
@@ -130,6 +135,11 @@ def rx(theta) -> np.ndarray:
     Returns
     -------
     ndarray, shape (..., 3, 3)
+
+    Raises
+    ------
+    ValueError
+        If ``theta`` is not finite.
     """
     return _coordinate_rotation(theta, "theta", 1, 2)
 
@@ -181,6 +191,11 @@ def xlt(r) -> np.ndarray:
     -------
     ndarray, shape (..., 6, 6)
         ``[[1, 0], [-r×, 1]]``.
+
+    Raises
+    ------
+    ValueError
+        If an input does not have the documented trailing shape or is not finite.
     """
     rx_ = skew(r)
     X = np.zeros(rx_.shape[:-2] + (6, 6))
@@ -268,6 +283,12 @@ def _as_plucker(X, name: str = "X", tol: float = 1e-8) -> np.ndarray:
     ):
         raise ValueError(f"{name} is not a Plücker transform: expected blocks [[E, 0], [-E r×, E]]")
     require_rotation(E, f"the rotation block of {name}")
+    # the bottom-left block must be -E r× for some r, i.e. Eᵀ·(bottom-left) must be skew
+    S = np.swapaxes(E, -1, -2) @ X[..., 3:, :3]
+    if np.abs(S + np.swapaxes(S, -1, -2)).max(initial=0.0) > tol * scale:
+        raise ValueError(
+            f"{name} is not a Plücker transform: its bottom-left block is not of the form -E r×"
+        )
     return X
 
 
@@ -327,6 +348,11 @@ def xinv(X) -> np.ndarray:
     -------
     ndarray, shape (..., 6, 6)
         ``X_AB``.
+
+    Raises
+    ------
+    ValueError
+        If an input does not have the documented trailing shape or is not finite.
     """
     X = as_array(X, "X", (6, 6))
     Y = np.empty_like(X)
@@ -348,6 +374,11 @@ def xstar(X) -> np.ndarray:
     Returns
     -------
     ndarray, shape (..., 6, 6)
+
+    Raises
+    ------
+    ValueError
+        If an input does not have the documented trailing shape or is not finite.
     """
     return np.swapaxes(xinv(X), -1, -2)
 
@@ -363,6 +394,11 @@ def inv_motion(X, v) -> np.ndarray:
     Returns
     -------
     ndarray, shape (..., 6)
+
+    Raises
+    ------
+    ValueError
+        If an input does not have the documented trailing shape or is not finite.
     """
     X = as_array(X, "X", (6, 6))
     v = as_array(v, "v", (6,))
@@ -385,6 +421,11 @@ def apply_force(X, f) -> np.ndarray:
     -------
     ndarray, shape (..., 6)
         Force vectors in B coordinates.
+
+    Raises
+    ------
+    ValueError
+        If an input does not have the documented trailing shape or is not finite.
     """
     X = as_array(X, "X", (6, 6))
     f = as_array(f, "f", (6,))
@@ -409,6 +450,11 @@ def inv_force(X, f) -> np.ndarray:
     -------
     ndarray, shape (..., 6)
         Force vectors in A coordinates.
+
+    Raises
+    ------
+    ValueError
+        If an input does not have the documented trailing shape or is not finite.
     """
     X = as_array(X, "X", (6, 6))
     f = as_array(f, "f", (6,))
@@ -429,6 +475,11 @@ def transform_inertia(X, I) -> np.ndarray:
     -------
     ndarray, shape (..., 6, 6)
         The same inertia in B coordinates.
+
+    Raises
+    ------
+    ValueError
+        If an input does not have the documented trailing shape or is not finite.
     """
     X = as_array(X, "X", (6, 6))
     I = as_array(I, "I", (6, 6))
@@ -450,6 +501,11 @@ def inv_transform_inertia(X, I) -> np.ndarray:
     -------
     ndarray, shape (..., 6, 6)
         The same inertia in A coordinates.
+
+    Raises
+    ------
+    ValueError
+        If an input does not have the documented trailing shape or is not finite.
     """
     X = as_array(X, "X", (6, 6))
     I = as_array(I, "I", (6, 6))
@@ -472,6 +528,11 @@ def crm(v) -> np.ndarray:
     ndarray, shape (..., 6, 6)
         ``[[ω×, 0], [v_O×, ω×]]``, so that ``crm(v) @ m`` is the derivative of a motion
         vector ``m`` moving with velocity ``v`` (eq. 2.29).
+
+    Raises
+    ------
+    ValueError
+        If an input does not have the documented trailing shape or is not finite.
     """
     v = as_array(v, "v", (6,))
     W = skew(v[..., :3])
@@ -494,6 +555,11 @@ def crf(v) -> np.ndarray:
     -------
     ndarray, shape (..., 6, 6)
         ``[[ω×, v_O×], [0, ω×]]``.
+
+    Raises
+    ------
+    ValueError
+        If an input does not have the documented trailing shape or is not finite.
     """
     return -np.swapaxes(crm(v), -1, -2)
 
@@ -509,6 +575,11 @@ def cross_motion(v, m) -> np.ndarray:
     -------
     ndarray, shape (..., 6)
         ``[ω × m_ω; ω × m_O + v_O × m_ω]``.
+
+    Raises
+    ------
+    ValueError
+        If an input does not have the documented trailing shape or is not finite.
     """
     v = as_array(v, "v", (6,))
     m = as_array(m, "m", (6,))
@@ -531,6 +602,11 @@ def cross_force(v, f) -> np.ndarray:
     -------
     ndarray, shape (..., 6)
         ``[ω × n_O + v_O × f; ω × f]``.
+
+    Raises
+    ------
+    ValueError
+        If an input does not have the documented trailing shape or is not finite.
     """
     v = as_array(v, "v", (6,))
     f = as_array(f, "f", (6,))
@@ -554,6 +630,11 @@ def XtoV(X) -> np.ndarray:
     Returns
     -------
     ndarray, shape (..., 6)
+
+    Raises
+    ------
+    ValueError
+        If an input does not have the documented trailing shape or is not finite.
     """
     X = as_array(X, "X", (6, 6))
     return 0.5 * np.stack(
@@ -583,6 +664,12 @@ def transform_point(X, p) -> np.ndarray:
     Returns
     -------
     ndarray, shape (..., 3)
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not a Plücker transform (see :func:`unplux`) or ``p`` is not a
+        finite 3-vector.
     """
     E, r = unplux(X)
     p = as_array(p, "p", (3,))
@@ -602,6 +689,11 @@ def point_velocity(v, p) -> np.ndarray:
     Returns
     -------
     ndarray, shape (..., 3)
+
+    Raises
+    ------
+    ValueError
+        If an input does not have the documented trailing shape or is not finite.
     """
     v = as_array(v, "v", (6,))
     p = as_array(p, "p", (3,))
@@ -625,6 +717,11 @@ def point_acceleration(v, a, p) -> np.ndarray:
     Returns
     -------
     ndarray, shape (..., 3)
+
+    Raises
+    ------
+    ValueError
+        If an input does not have the documented trailing shape or is not finite.
     """
     a = as_array(a, "a", (6,))
     p = as_array(p, "p", (3,))
@@ -643,6 +740,11 @@ def point_force(f, p) -> np.ndarray:
     Returns
     -------
     ndarray, shape (..., 6)
+
+    Raises
+    ------
+    ValueError
+        If an input does not have the documented trailing shape or is not finite.
     """
     f = as_array(f, "f", (3,))
     p = as_array(p, "p", (3,))
@@ -670,6 +772,11 @@ def swap_linear_angular(x) -> np.ndarray:
     Returns
     -------
     ndarray, same shape as ``x``
+
+    Raises
+    ------
+    ValueError
+        If ``x`` has neither shape (..., 6) nor (..., 6, 6).
     """
     a = np.asarray(x, dtype=float)
     perm = [3, 4, 5, 0, 1, 2]
