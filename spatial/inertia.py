@@ -1,21 +1,47 @@
-"""Spatial (rigid-body) inertia: construction, decomposition, inverse and factor, shapes.
+"""Spatial (rigid-body) inertia: construction, validation, inverse and factor, shapes, composites.
 
 A rigid-body inertia about a frame's origin O, for a body of mass ``m`` whose centre of mass
 is at ``c`` and whose rotational inertia about the centre of mass is ``I_c``, is
 
     I = [[I_c + m c× c×ᵀ, m c×], [m c×ᵀ, m 1]]          (Featherstone eq. 2.63)
 
-Sources: Featherstone §2.13, App. A (``mcI``); ArtiSynth notes §0.1; Sueda §1.7.
+in the package's angular-first layout.  The ArtiSynth notes (§0.1) write the same matrix
+linear-first, ``[[m 1, -m c×], [m c×, I_c - m c× c×]]``; the functions that follow ArtiSynth's
+derivations (:func:`inertia_inverse`, :func:`inertia_factor`) build the linear-first matrix and
+convert it with :func:`spatial.swap_linear_angular`.
+
+Shapes return their inertia about their own centre, axes along their symmetry axes, or, given a
+frame ``E`` (the pose of the shape's centre frame in the body frame), the same inertia expressed
+in the body frame.
+
+Sources: Featherstone §2.13–2.15 (eqs. 2.62–2.67, 2.73–2.74), App. A (``mcI``); ArtiSynth
+notes §0.1; Sueda §1.7 (eq. 1.24) and §1.7.1 (eqs. 1.25–1.26).
 """
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ._validate import as_array, as_scalar_array
-from .vectors import skew, unskew
+from .se3 import Ad
+from .vectors import skew, swap_linear_angular, transform_inertia, unskew
 
-__all__ = ["mcI", "inertia_params"]
+__all__ = [
+    "mcI",
+    "inertia_params",
+    "validate_inertia",
+    "inertia_inverse",
+    "inertia_factor",
+    "cuboid_inertia",
+    "cylinder_inertia",
+    "sphere_inertia",
+    "ellipsoid_inertia",
+    "point_mass_inertia",
+    "composite_inertia",
+    "principal_axes",
+]
 
 
 def _require_spd(I_c: np.ndarray, name: str) -> None:
@@ -96,3 +122,419 @@ def inertia_params(I) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     C = skew(c)
     I_c = I[..., :3, :3] - m[..., None, None] * C @ np.swapaxes(C, -1, -2)
     return m.copy(), c, I_c
+
+
+# ------------------------------------------------------------------------------ validation
+
+
+def _as_rigid_structure(I, name: str) -> np.ndarray:
+    """Check the block structure of eq. 2.63: symmetric, ``m·1`` with ``m > 0``, skew ``m c×``."""
+    I = as_array(I, name, (6, 6))
+    scale = 1.0 + np.abs(I).max(initial=0.0)
+    if np.abs(I - np.swapaxes(I, -1, -2)).max(initial=0.0) > 1e-9 * scale:
+        raise ValueError(f"{name} must be symmetric")
+    m = I[..., 3, 3]
+    if np.any(m <= 0):
+        raise ValueError(f"{name} has non-positive mass m = I[..., 3, 3]; mass must be > 0")
+    if np.abs(I[..., 3:, 3:] - m[..., None, None] * np.eye(3)).max(initial=0.0) > 1e-9 * scale:
+        raise ValueError(f"{name} is not a rigid-body inertia: its lower-right block must be m·1")
+    h = I[..., :3, 3:]
+    if np.abs(h + np.swapaxes(h, -1, -2)).max(initial=0.0) > 1e-9 * scale:
+        raise ValueError(
+            f"{name} is not a rigid-body inertia: its upper-right block must be skew (m c×)"
+        )
+    return I
+
+
+def validate_inertia(I, name: str = "I") -> np.ndarray:
+    """Check that ``I`` is the spatial inertia of a rigid body and return it as an array.
+
+    The checks: shape ``(..., 6, 6)`` and finite; symmetric; lower-right block ``m·1`` with
+    ``m > 0``; upper-right block skew-symmetric (``m c×``); rotational inertia about the centre
+    of mass ``I_c`` positive definite.  These make ``I`` symmetric positive definite, which is
+    all the dynamics needs.  A real mass distribution also satisfies the triangle inequality of
+    its principal moments, ``d₁ + d₂ ≥ d₃`` (each moment is an integral of two of the three
+    squared coordinates); an inertia that breaks it gives well-defined but unphysical dynamics,
+    so it only triggers a ``UserWarning``, not an error.
+
+    Parameters
+    ----------
+    I : array_like, shape (..., 6, 6)
+        Spatial inertia, angular-first (Featherstone eq. 2.63).
+    name : str
+        Name used in error messages.
+
+    Returns
+    -------
+    ndarray, shape (..., 6, 6)
+
+    Raises
+    ------
+    ValueError
+        If any of the checks above fails.
+
+    Warns
+    -----
+    UserWarning
+        If the principal moments violate the triangle inequality (beyond 1e-9 relative).
+    """
+    I = _as_rigid_structure(I, name)
+    _, _, I_c = inertia_params(I)
+    d = np.linalg.eigvalsh(I_c)
+    if np.any(d <= 0.0):
+        raise ValueError(
+            f"{name}: the rotational inertia about the centre of mass must be positive definite "
+            f"(smallest principal moment {d.min():.3g})"
+        )
+    excess = d[..., 2] - d[..., 0] - d[..., 1]
+    if np.any(excess > 1e-9 * d[..., 2]):
+        warnings.warn(
+            f"{name}: principal moments violate the triangle inequality d1 + d2 >= d3 "
+            f"(by {excess.max():.3g}); no mass distribution has this inertia",
+            UserWarning,
+            stacklevel=2,
+        )
+    return I
+
+
+# ------------------------------------------------------------------- inverse and factor
+
+
+def inertia_inverse(I) -> np.ndarray:
+    """Closed-form inverse of a rigid-body spatial inertia, without a 6x6 inversion.
+
+    ArtiSynth §0.1 gives the inverse of the linear-first inertia
+    ``M = [[m 1, -m c×], [m c×, J - m c× c×]]`` (``J = I_c``) as
+
+        M⁻¹ = [[1/m 1 - c× J⁻¹ c×, c× J⁻¹], [-J⁻¹ c×, J⁻¹]],
+
+    so only the 3x3 rotational inertia is inverted.  This function builds that matrix and
+    permutes it to the angular-first layout, where it reads
+    ``[[J⁻¹, J⁻¹ c×ᵀ], [c× J⁻¹, 1/m 1 + c× J⁻¹ c×ᵀ]]``, Featherstone's inverse inertia
+    ``Φ_O`` (eq. 2.74).
+
+    Parameters
+    ----------
+    I : array_like, shape (..., 6, 6)
+        Rigid-body spatial inertia, angular-first.
+
+    Returns
+    -------
+    ndarray, shape (..., 6, 6)
+        ``I⁻¹`` (an inverse inertia, mapping forces to accelerations).
+
+    Raises
+    ------
+    ValueError
+        If ``I`` is not a rigid-body inertia (see :func:`validate_inertia`).
+    """
+    m, c, J = inertia_params(validate_inertia(I))
+    C = skew(c)
+    J_inv = np.linalg.inv(J)
+    M_inv = np.zeros(J.shape[:-2] + (6, 6))
+    M_inv[..., :3, :3] = np.eye(3) / m[..., None, None] - C @ J_inv @ C
+    M_inv[..., :3, 3:] = C @ J_inv
+    M_inv[..., 3:, :3] = -J_inv @ C
+    M_inv[..., 3:, 3:] = J_inv
+    return swap_linear_angular(M_inv)
+
+
+def inertia_factor(I) -> np.ndarray:
+    """Structured factor ``G`` with ``I = G Gᵀ`` of a rigid-body spatial inertia (ArtiSynth §0.1).
+
+    With ``J = I_c = L Lᵀ`` (Cholesky, ``L`` lower triangular), ArtiSynth factors the
+    linear-first inertia with ``G = [[√m 1, 0], [√m c×, L]]``, which is lower triangular.
+    Permuted to the angular-first layout of the package it becomes
+
+        G = [[L, √m c×], [0, √m 1]],
+
+    block *upper* triangular: its diagonal blocks are the lower-triangular ``L`` and ``√m 1``,
+    and only ``L`` needs a (3x3) factorization.  Hence ``I⁻¹ = G⁻ᵀ G⁻¹`` and
+    ``vᵀ I v = |Gᵀ v|²``.
+
+    Parameters
+    ----------
+    I : array_like, shape (..., 6, 6)
+        Rigid-body spatial inertia, angular-first.
+
+    Returns
+    -------
+    ndarray, shape (..., 6, 6)
+
+    Raises
+    ------
+    ValueError
+        If ``I`` is not a rigid-body inertia (see :func:`validate_inertia`).
+    """
+    m, c, J = inertia_params(validate_inertia(I))
+    sqrt_m = np.sqrt(m)[..., None, None]
+    G = np.zeros(J.shape[:-2] + (6, 6))
+    G[..., :3, :3] = sqrt_m * np.eye(3)
+    G[..., 3:, :3] = sqrt_m * skew(c)
+    G[..., 3:, 3:] = np.linalg.cholesky(J)
+    return swap_linear_angular(G)
+
+
+# ------------------------------------------------------------------------- primitive shapes
+
+
+def _positive(x, name: str) -> np.ndarray:
+    x = as_scalar_array(x, name)
+    if np.any(x <= 0):
+        raise ValueError(f"{name} must be positive, got {x}")
+    return x
+
+
+def _centred_inertia(m: np.ndarray, moments: np.ndarray, E) -> np.ndarray:
+    """``blkdiag(diag(moments), m 1)`` (eq. 2.62), re-expressed in the body frame if ``E``."""
+    batch = np.broadcast_shapes(m.shape, moments.shape[:-1])
+    I = np.zeros(batch + (6, 6))
+    I[..., :3, :3] = moments[..., :, None] * np.eye(3)
+    I[..., 3:, 3:] = m[..., None, None] * np.eye(3)
+    if E is None:
+        return I
+    return transform_inertia(Ad(E), I)
+
+
+def cuboid_inertia(m, lx, ly, lz, E=None) -> np.ndarray:
+    """Spatial inertia of a solid box with side lengths ``lx, ly, lz`` (Sueda eq. 1.24).
+
+    About its centre: ``diag(m/12 (ly² + lz²), m/12 (lz² + lx²), m/12 (lx² + ly²), m, m, m)``.
+
+    Parameters
+    ----------
+    m : float or array_like, shape (...)
+        Mass, > 0.
+    lx, ly, lz : float or array_like, shape (...)
+        Side lengths along the box's x, y, z axes, > 0.
+    E : array_like, shape (..., 4, 4), optional
+        Pose of the shape's centre frame in the body frame (``E_body,shape``, Sueda eq. 1.1).
+        Without it the inertia is about the centre, axes along the shape's symmetry axes.
+
+    Returns
+    -------
+    ndarray, shape (..., 6, 6)
+
+    Raises
+    ------
+    ValueError
+        If the mass or a length is not positive, or ``E`` is not a rigid frame.
+    """
+    m = _positive(m, "m")
+    lx, ly, lz = _positive(lx, "lx"), _positive(ly, "ly"), _positive(lz, "lz")
+    x2, y2, z2 = np.broadcast_arrays(lx**2, ly**2, lz**2)
+    moments = (m / 12.0)[..., None] * np.stack([y2 + z2, z2 + x2, x2 + y2], -1)
+    return _centred_inertia(m, moments, E)
+
+
+def cylinder_inertia(m, r, l, E=None) -> np.ndarray:
+    """Spatial inertia of a solid circular cylinder of radius ``r`` and length ``l`` along z.
+
+    About its centre: ``I_xx = I_yy = m (3 r² + l²) / 12`` and ``I_zz = m r² / 2`` (the standard
+    table of moments of inertia that Sueda §1.7 refers to).
+
+    Parameters
+    ----------
+    m : float or array_like, shape (...)
+        Mass, > 0.
+    r, l : float or array_like, shape (...)
+        Radius and length (along the cylinder's z axis), > 0.
+    E : array_like, shape (..., 4, 4), optional
+        Pose of the shape's centre frame in the body frame (``E_body,shape``, Sueda eq. 1.1).
+        Without it the inertia is about the centre, axes along the shape's symmetry axes.
+
+    Returns
+    -------
+    ndarray, shape (..., 6, 6)
+
+    Raises
+    ------
+    ValueError
+        If the mass, radius or length is not positive, or ``E`` is not a rigid frame.
+    """
+    m = _positive(m, "m")
+    r, l = _positive(r, "r"), _positive(l, "l")
+    side = m * (3.0 * r**2 + l**2) / 12.0
+    moments = np.stack(np.broadcast_arrays(side, side, 0.5 * m * r**2), -1)
+    return _centred_inertia(m, moments, E)
+
+
+def sphere_inertia(m, r, E=None) -> np.ndarray:
+    """Spatial inertia of a solid sphere of radius ``r``: ``I_c = 2/5 m r² 1`` (Sueda §1.7).
+
+    Parameters
+    ----------
+    m : float or array_like, shape (...)
+        Mass, > 0.
+    r : float or array_like, shape (...)
+        Radius, > 0.
+    E : array_like, shape (..., 4, 4), optional
+        Pose of the shape's centre frame in the body frame (``E_body,shape``, Sueda eq. 1.1).
+        Without it the inertia is about the centre, axes along the shape's symmetry axes.
+
+    Returns
+    -------
+    ndarray, shape (..., 6, 6)
+
+    Raises
+    ------
+    ValueError
+        If the mass or radius is not positive, or ``E`` is not a rigid frame.
+    """
+    m = _positive(m, "m")
+    r = _positive(r, "r")
+    moment = 0.4 * m * r**2
+    return _centred_inertia(m, np.stack([moment] * 3, -1), E)
+
+
+def ellipsoid_inertia(m, a, b, c, E=None) -> np.ndarray:
+    """Spatial inertia of a solid ellipsoid with semi-axes ``a, b, c`` along x, y, z.
+
+    About its centre: ``diag(m/5 (b² + c²), m/5 (c² + a²), m/5 (a² + b²))`` (Sueda §1.7).
+
+    Parameters
+    ----------
+    m : float or array_like, shape (...)
+        Mass, > 0.
+    a, b, c : float or array_like, shape (...)
+        Semi-axes along the ellipsoid's x, y, z axes, > 0.
+    E : array_like, shape (..., 4, 4), optional
+        Pose of the shape's centre frame in the body frame (``E_body,shape``, Sueda eq. 1.1).
+        Without it the inertia is about the centre, axes along the shape's symmetry axes.
+
+    Returns
+    -------
+    ndarray, shape (..., 6, 6)
+
+    Raises
+    ------
+    ValueError
+        If the mass or a semi-axis is not positive, or ``E`` is not a rigid frame.
+    """
+    m = _positive(m, "m")
+    a2, b2, c2 = np.broadcast_arrays(
+        _positive(a, "a") ** 2, _positive(b, "b") ** 2, _positive(c, "c") ** 2
+    )
+    moments = (m / 5.0)[..., None] * np.stack([b2 + c2, c2 + a2, a2 + b2], -1)
+    return _centred_inertia(m, moments, E)
+
+
+def point_mass_inertia(m, p) -> np.ndarray:
+    """Spatial inertia of a point mass ``m`` at ``p``: eq. 2.63 with ``I_c = 0``.
+
+    ``[[m p× p×ᵀ, m p×], [m p×ᵀ, m 1]]`` has rank 3 (a point has no rotational inertia about
+    itself), so it is not a rigid-body inertia on its own; it is a building block for
+    :func:`composite_inertia`.
+
+    Parameters
+    ----------
+    m : float or array_like, shape (...)
+        Mass, > 0.
+    p : array_like, shape (..., 3)
+        Position of the point in the body frame.
+
+    Returns
+    -------
+    ndarray, shape (..., 6, 6)
+
+    Raises
+    ------
+    ValueError
+        If the mass is not positive or ``p`` is not a finite 3-vector.
+    """
+    m = _positive(m, "m")[..., None, None]
+    P = skew(as_array(p, "p", (3,)))
+    Pt = np.swapaxes(P, -1, -2)
+    batch = np.broadcast_shapes(m.shape[:-2], P.shape[:-2])
+    out = np.zeros(batch + (6, 6))
+    out[..., :3, :3] = m * P @ Pt
+    out[..., :3, 3:] = m * P
+    out[..., 3:, :3] = m * Pt
+    out[..., 3:, 3:] = m * np.eye(3)
+    return out
+
+
+# ------------------------------------------------------------ composite bodies, principal axes
+
+
+def composite_inertia(inertias, frames=None) -> np.ndarray:
+    """Spatial inertia of a rigid body made of parts: the sum of the parts' inertias in one frame.
+
+    Part ``k`` has inertia ``I_k`` in its own frame, whose pose in the composite frame c is
+    ``E_ck``.  Re-expressed in c it is ``Ad(E_kc)ᵀ I_k Ad(E_kc)`` with ``E_kc = E_ck⁻¹``
+    (Sueda eq. 1.26; Featherstone eq. 2.66 with ``X_kc = Ad(E_kc)``), which is computed as
+    ``transform_inertia(Ad(E_ck), I_k)`` without inverting anything.  Inertias add
+    (Featherstone §2.13).  The mass, centre of mass (Sueda eq. 1.25) and principal axes of the
+    result follow from :func:`principal_axes`.
+
+    Parameters
+    ----------
+    inertias : array_like, shape (n, ..., 6, 6)
+        The parts' spatial inertias, each in its own frame; parts may be singular
+        (:func:`point_mass_inertia`).
+    frames : array_like, shape (n, ..., 4, 4), optional
+        ``E_ck``, the pose of each part's frame in the composite frame.  Omit it when the
+        inertias are already expressed in the composite frame.
+
+    Returns
+    -------
+    ndarray, shape (..., 6, 6)
+
+    Raises
+    ------
+    ValueError
+        If ``inertias`` has no parts axis, a part is not a symmetric positive semi-definite
+        rigid-body inertia (eq. 2.63 structure), or ``frames`` does not match.
+    """
+    I = as_array(inertias, "inertias", (6, 6))
+    if I.ndim < 3 or I.shape[0] == 0:
+        raise ValueError(f"inertias must have shape (n, ..., 6, 6) with n >= 1, got {I.shape}")
+    _as_rigid_structure(I, "inertias")
+    if np.any(np.linalg.eigvalsh(I) < -1e-9 * (1.0 + np.abs(I).max())):
+        raise ValueError("inertias must be positive semi-definite")
+    if frames is not None:
+        frames = as_array(frames, "frames", (4, 4))
+        if frames.ndim < 3 or frames.shape[0] != I.shape[0]:
+            raise ValueError(
+                f"frames must have shape (n, ..., 4, 4) with n = {I.shape[0]} parts, "
+                f"got {frames.shape}"
+            )
+        I = transform_inertia(Ad(frames), I)
+    return I.sum(axis=0)
+
+
+def principal_axes(I) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Mass, centre of mass, principal axes and principal moments of a rigid-body inertia.
+
+    The rotational inertia about the centre of mass is diagonalized, ``I_c = R diag(d) Rᵀ``,
+    with ``d`` ascending and ``R`` a proper rotation (Sueda §1.7.1: an eigenvector matrix may
+    come out left-handed; flipping its columns fixes ``det R = +1``).  The principal frame
+    ``frame(R, c)`` has the centre of mass as origin and the principal axes as axes; in it the
+    inertia is ``diag(d₁, d₂, d₃, m, m, m)`` (eq. 2.62), and ``mcI(m, c, R diag(d) Rᵀ)``
+    gives ``I`` back.
+
+    Parameters
+    ----------
+    I : array_like, shape (..., 6, 6)
+        Rigid-body spatial inertia, angular-first.
+
+    Returns
+    -------
+    m : ndarray, shape (...)
+        Mass.
+    c : ndarray, shape (..., 3)
+        Centre of mass, in the frame of ``I``.
+    R : ndarray, shape (..., 3, 3)
+        Rotation whose columns are the principal axes in the frame of ``I``.
+    d : ndarray, shape (..., 3)
+        Principal moments of inertia about the centre of mass, ascending.
+
+    Raises
+    ------
+    ValueError
+        If ``I`` is not a rigid-body inertia (see :func:`validate_inertia`).
+    """
+    m, c, I_c = inertia_params(validate_inertia(I))
+    d, R = np.linalg.eigh(I_c)
+    R = R * np.sign(np.linalg.det(R))[..., None, None]
+    return m, c, R, d

@@ -12,26 +12,16 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import vectors
+from . import assert_close
 
 __all__ = ["CHECKS"]
-
-
-def _compare(got, expected, what: str, tol: float = 1e-9) -> None:
-    got = np.asarray(got, dtype=float)
-    if got.shape != expected.shape:
-        raise AssertionError(f"{what}: expected shape {expected.shape}, got {got.shape}")
-    err = np.abs(got - expected).max()
-    if not err <= tol * max(1.0, np.abs(expected).max()):
-        raise AssertionError(
-            f"{what}: largest difference {err:.3g}.\nexpected\n{expected}\ngot\n{got}"
-        )
 
 
 def check_frame_description(X_BA: Callable) -> None:
     """01.1: B = A turned by ``theta`` about A's x axis, then moved ``d`` along the new y axis."""
     for theta, d in [(0.0, 1.0), (np.pi / 2, 0.0), (0.4, -1.5), (-2.0, 0.7)]:
         expected = vectors.xlt([0.0, d, 0.0]) @ vectors.rotx(theta)
-        _compare(X_BA(theta, d), expected, f"X_BA(theta={theta:.3g}, d={d:.3g})")
+        assert_close(X_BA(theta, d), expected, f"X_BA(theta={theta:.3g}, d={d:.3g})")
 
 
 def check_crm(crm: Callable) -> None:
@@ -42,7 +32,7 @@ def check_crm(crm: Callable) -> None:
         np.array([0, 0, 0, 0, 1.0, 0]),
         *rng.normal(size=(3, 6)),
     ]:
-        _compare(crm(v), vectors.crm(v), f"crm({np.round(v, 3)})")
+        assert_close(crm(v), vectors.crm(v), f"crm({np.round(v, 3)})")
 
 
 def check_point_velocity(point_velocity_in_B: Callable) -> None:
@@ -54,7 +44,7 @@ def check_point_velocity(point_velocity_in_B: Callable) -> None:
         )
         v_A, p_B = rng.normal(size=6), rng.normal(size=3)
         expected = vectors.point_velocity(X_BA @ v_A, p_B)
-        _compare(point_velocity_in_B(X_BA, v_A, p_B), expected, "point velocity")
+        assert_close(point_velocity_in_B(X_BA, v_A, p_B), expected, "point velocity")
 
 
 CHECKS = {"01.1": check_frame_description, "01.2": check_crm, "01.3": check_point_velocity}

@@ -1,0 +1,64 @@
+"""Checkers for the exercises of notebook 03, "One rigid body: inertia, momentum, Newton–Euler".
+
+03.1  the spatial inertia of a box about its centre, by hand (Sueda eq. 1.24);
+03.2  the Coriolis wrench ``ad(φ)ᵀ M φ`` of Newton–Euler in body coordinates (Sueda eq. 1.21);
+03.3  one Euler step on SE(3): velocity first, then ``E exp(h [φ])`` (Sueda eqs. 1.28–1.29).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .. import inertia, se3
+from ..maximal import rigid_body
+from . import assert_close
+
+__all__ = ["CHECKS"]
+
+
+def _test_bodies(rng: np.random.Generator) -> list[np.ndarray]:
+    """A box at its centre, and two rigid bodies whose frame is off the centre of mass."""
+    bodies = [inertia.cuboid_inertia(2.0, 1.0, 0.5, 0.2)]
+    for _ in range(2):
+        E = se3.exp_se3(rng.normal(size=6))
+        bodies.append(inertia.cuboid_inertia(rng.uniform(0.5, 2.0), 0.3, 0.8, 1.1, E=E))
+    return bodies
+
+
+def check_cuboid_inertia(cuboid_inertia: Callable) -> None:
+    """03.1: ``cuboid_inertia(m, lx, ly, lz)``, the 6x6 inertia about the centre."""
+    for args in [(1.0, 1.0, 1.0, 1.0), (3.0, 1.0, 2.0, 3.0), (0.5, 0.1, 2.0, 0.4)]:
+        expected = inertia.cuboid_inertia(*args)
+        assert_close(
+            cuboid_inertia(*args),
+            expected,
+            "cuboid_inertia(m={}, lx={}, ly={}, lz={})".format(*args),
+        )
+
+
+def check_coriolis(coriolis: Callable) -> None:
+    """03.2: ``coriolis(M, phi)`` returns ``ad(φ)ᵀ M φ`` for one body."""
+    rng = np.random.default_rng(301)
+    for M in _test_bodies(rng):
+        for phi in [np.array([0.0, 0.0, 2.0, 1.0, 0.0, 0.0]), rng.normal(size=6)]:
+            expected = rigid_body.coriolis_wrench(M, phi)
+            assert_close(coriolis(M, phi), expected, f"coriolis(M, phi={np.round(phi, 3)})")
+
+
+def check_euler_step(euler_step: Callable) -> None:
+    """03.3: ``euler_step(M, E, phi, h, g)`` returns the new ``(E, phi)``."""
+    rng = np.random.default_rng(302)
+    g = np.array([0.0, 0.0, -9.81])
+    for M in _test_bodies(rng):
+        E, phi, h = se3.exp_se3(rng.normal(size=6)), rng.normal(size=6), 0.01
+        E_exp, phi_exp = rigid_body.euler_step(M, E, phi, h, g=g)
+        out = euler_step(M, E, phi, h, g)
+        if not (isinstance(out, tuple) and len(out) == 2):
+            raise AssertionError("euler_step must return a pair (E, phi)")
+        assert_close(out[1], phi_exp, "new twist phi (Sueda eq. 1.28)")
+        assert_close(out[0], E_exp, "new frame E (Sueda eq. 1.29: use the *new* twist)")
+
+
+CHECKS = {"03.1": check_cuboid_inertia, "03.2": check_coriolis, "03.3": check_euler_step}

@@ -1,0 +1,278 @@
+"""Tests for spatial.inertia: inverse and factor (ArtiSynth §0.1), shapes, composites, axes."""
+
+import numpy as np
+import pytest
+
+from spatial.inertia import (
+    composite_inertia,
+    cuboid_inertia,
+    cylinder_inertia,
+    ellipsoid_inertia,
+    inertia_factor,
+    inertia_inverse,
+    inertia_params,
+    mcI,
+    point_mass_inertia,
+    principal_axes,
+    sphere_inertia,
+    validate_inertia,
+)
+from spatial.se3 import exp_so3, frame
+from spatial.vectors import skew
+
+
+def random_inertia(rng, batch=()):
+    """Random physical rigid-body inertias: a rotated box's I_c, random mass and CoM."""
+    m = rng.uniform(0.5, 3.0, batch)
+    c = rng.normal(size=batch + (3,))
+    sides = rng.uniform(0.2, 2.0, batch + (3,))
+    x2, y2, z2 = np.moveaxis(sides**2, -1, 0)
+    d = m[..., None] / 12 * np.stack([y2 + z2, z2 + x2, x2 + y2], -1)
+    R = exp_so3(rng.normal(size=batch + (3,)))
+    I_c = R @ (d[..., :, None] * np.eye(3)) @ np.swapaxes(R, -1, -2)
+    return mcI(m, c, I_c), m, c, I_c
+
+
+# ----------------------------------------------------------------------- inverse and factor
+
+
+def test_inverse_is_the_inverse(rng):
+    I, *_ = random_inertia(rng, (5,))
+    np.testing.assert_allclose(
+        I @ inertia_inverse(I), np.broadcast_to(np.eye(6), I.shape), atol=1e-10
+    )
+
+
+def test_inverse_matches_featherstone_eq_2_74(rng):
+    # Φ_O = [[J⁻¹, J⁻¹ c×ᵀ], [c× J⁻¹, 1/m + c× J⁻¹ c×ᵀ]], written out by hand
+    _, m, c, J = random_inertia(rng)
+    Ji, C = np.linalg.inv(J), skew(c)
+    expected = np.block([[Ji, Ji @ C.T], [C @ Ji, np.eye(3) / m + C @ Ji @ C.T]])
+    np.testing.assert_allclose(inertia_inverse(mcI(m, c, J)), expected, rtol=1e-12, atol=1e-12)
+
+
+def test_inverse_at_centre_of_mass_is_block_diagonal():
+    # eq. 2.73: Φ_C = blkdiag(I_c⁻¹, 1/m)
+    I_c = np.diag([2.0, 4.0, 4.0])
+    expected = np.diag([0.5, 0.25, 0.25, 0.5, 0.5, 0.5])
+    np.testing.assert_allclose(inertia_inverse(mcI(2.0, np.zeros(3), I_c)), expected, atol=1e-15)
+
+
+def test_factor_reproduces_inertia_and_is_block_upper_triangular(rng):
+    I, m, c, I_c = random_inertia(rng, (4,))
+    G = inertia_factor(I)
+    np.testing.assert_allclose(G @ np.swapaxes(G, -1, -2), I, rtol=1e-12, atol=1e-12)
+    # angular-first layout: [[L, √m c×], [0, √m 1]], L lower triangular
+    assert np.all(G[..., 3:, :3] == 0.0)
+    np.testing.assert_allclose(G[..., 3:, 3:], np.sqrt(m)[:, None, None] * np.eye(3), rtol=1e-15)
+    np.testing.assert_allclose(G[..., :3, 3:], np.sqrt(m)[:, None, None] * skew(c), rtol=1e-12)
+    L = G[..., :3, :3]
+    assert np.all(np.triu(L, 1) == 0.0)
+    np.testing.assert_allclose(L @ np.swapaxes(L, -1, -2), I_c, rtol=1e-12, atol=1e-14)
+    # and the inverse through the factor, I⁻¹ = G⁻ᵀ G⁻¹
+    Gi = np.linalg.inv(G)
+    np.testing.assert_allclose(
+        np.swapaxes(Gi, -1, -2) @ Gi, inertia_inverse(I), rtol=1e-9, atol=1e-10
+    )
+
+
+def test_inverse_and_factor_batched_equal_looped(rng):
+    I, *_ = random_inertia(rng, (2, 3))
+    for fn in (inertia_inverse, inertia_factor):
+        batched = fn(I)
+        looped = np.array([[fn(I[i, j]) for j in range(3)] for i in range(2)])
+        np.testing.assert_allclose(batched, looped, rtol=1e-14, atol=1e-15)
+
+
+# ---------------------------------------------------------------------------------- shapes
+
+
+def test_cuboid_matches_sueda_eq_1_24():
+    # m = 3, sides 1, 2, 3: m/12 (ly² + lz²) = 3/12 · 13, m/12 (lz² + lx²) = 3/12 · 10, ...
+    expected = np.diag([3.25, 2.5, 1.25, 3.0, 3.0, 3.0])
+    np.testing.assert_allclose(cuboid_inertia(3.0, 1.0, 2.0, 3.0), expected, rtol=1e-15)
+
+
+def test_cylinder_sphere_ellipsoid_known_values():
+    # cylinder m = 2, r = 0.5, l = 3: (3·0.25 + 9)·2/12 = 1.625, ½·2·0.25 = 0.25
+    np.testing.assert_allclose(
+        cylinder_inertia(2.0, 0.5, 3.0), np.diag([1.625, 1.625, 0.25, 2, 2, 2]), rtol=1e-15
+    )
+    # sphere m = 5, r = 2: 2/5 · 5 · 4 = 8
+    np.testing.assert_allclose(sphere_inertia(5.0, 2.0), np.diag([8, 8, 8, 5, 5, 5.0]), rtol=1e-15)
+    # ellipsoid m = 5, semi-axes 1, 2, 3: (4 + 9), (9 + 1), (1 + 4)
+    np.testing.assert_allclose(
+        ellipsoid_inertia(5.0, 1.0, 2.0, 3.0), np.diag([13, 10, 5, 5, 5, 5.0]), rtol=1e-15
+    )
+    # an ellipsoid with equal semi-axes is a sphere
+    np.testing.assert_allclose(ellipsoid_inertia(5.0, 2.0, 2.0, 2.0), sphere_inertia(5.0, 2.0))
+
+
+def test_cuboid_is_the_limit_of_a_grid_of_point_masses():
+    # N³ point masses at the cell midpoints of the box: Σ x² / N = l²/12 (1 - 1/N²) exactly,
+    # so the composite is the cuboid formula with every squared side scaled by (1 - 1/N²).
+    m, sides, N = 2.0, np.array([1.0, 2.0, 0.5]), 4
+    ticks = [(np.arange(N) + 0.5) / N * s - s / 2 for s in sides]
+    pts = np.stack(np.meshgrid(*ticks, indexing="ij"), -1).reshape(-1, 3)
+    grid = composite_inertia(point_mass_inertia(m / N**3, pts))
+    shrunk = sides * np.sqrt(1 - 1 / N**2)
+    np.testing.assert_allclose(grid, cuboid_inertia(m, *shrunk), rtol=1e-12, atol=1e-14)
+
+
+def test_cuboid_equals_its_eight_half_boxes():
+    # parallel-axis theorem through Sueda eq. 1.26: the 8 half-size boxes at (±lx/4, ±ly/4, ±lz/4)
+    m, l = 4.0, np.array([1.0, 3.0, 2.0])
+    signs = np.stack(np.meshgrid([-1, 1], [-1, 1], [-1, 1], indexing="ij"), -1).reshape(-1, 3)
+    frames = frame(np.broadcast_to(np.eye(3), (8, 3, 3)), signs * l / 4)
+    parts = np.broadcast_to(cuboid_inertia(m / 8, *(l / 2)), (8, 6, 6))
+    np.testing.assert_allclose(
+        composite_inertia(parts, frames), cuboid_inertia(m, *l), rtol=1e-13, atol=1e-14
+    )
+
+
+def test_shape_with_frame_is_mcI_with_rotated_inertia(rng):
+    R, p = exp_so3(rng.normal(size=3)), rng.normal(size=3)
+    I_c = np.diag([3.25, 2.5, 1.25])
+    np.testing.assert_allclose(
+        cuboid_inertia(3.0, 1.0, 2.0, 3.0, E=frame(R, p)),
+        mcI(3.0, p, R @ I_c @ R.T),
+        rtol=1e-12,
+        atol=1e-12,
+    )
+
+
+def test_shapes_broadcast_over_batches():
+    m = np.array([1.0, 2.0])
+    I = cylinder_inertia(m, 0.5, np.array([[1.0], [2.0], [3.0]]))
+    assert I.shape == (3, 2, 6, 6)
+    np.testing.assert_allclose(I[2, 1], cylinder_inertia(2.0, 0.5, 3.0))
+
+
+def test_point_mass_inertia_known_value():
+    # m = 2 at p = (1, 0, 0): rotational part m (|p|² 1 - p pᵀ) = diag(0, 2, 2)
+    I = point_mass_inertia(2.0, [1.0, 0.0, 0.0])
+    np.testing.assert_allclose(I[:3, :3], np.diag([0.0, 2.0, 2.0]))
+    np.testing.assert_allclose(I[:3, 3:], 2.0 * skew([1.0, 0.0, 0.0]))
+    np.testing.assert_allclose(I[3:, 3:], 2.0 * np.eye(3))
+    assert np.linalg.matrix_rank(I) == 3
+
+
+# ------------------------------------------------------------------ composite and principal axes
+
+
+def test_composite_of_two_spheres_by_hand():
+    # spheres m=1 at x=0 and m=3 at x=2 (radius 0.5): CoM at 1.5 (Sueda eq. 1.25);
+    # about the CoM, I_yy = I_zz = 2·(2/5·m·r²) terms + 1·1.5² + 3·0.5² = 0.1 + 0.3 + 2.25 + 0.75
+    parts = np.stack([sphere_inertia(1.0, 0.5), sphere_inertia(3.0, 0.5)])
+    frames = frame(np.broadcast_to(np.eye(3), (2, 3, 3)), [[0, 0, 0], [2.0, 0, 0]])
+    m, c, I_c = inertia_params(composite_inertia(parts, frames))
+    assert m == pytest.approx(4.0)
+    np.testing.assert_allclose(c, [1.5, 0, 0], atol=1e-15)
+    np.testing.assert_allclose(I_c, np.diag([0.4, 3.4, 3.4]), rtol=1e-14, atol=1e-15)
+
+
+def test_principal_axes_reassemble_and_diagonalize(rng):
+    I, m, c, I_c = random_inertia(rng, (6,))
+    m2, c2, R, d = principal_axes(I)
+    np.testing.assert_allclose(m2, m, rtol=1e-14)
+    np.testing.assert_allclose(c2, c, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(np.linalg.det(R), 1.0, rtol=1e-12)
+    assert np.all(np.diff(d, axis=-1) >= 0)
+    Rt = np.swapaxes(R, -1, -2)
+    np.testing.assert_allclose(Rt @ I_c @ R, d[..., :, None] * np.eye(3), atol=1e-12)
+    np.testing.assert_allclose(
+        mcI(m2, c2, R @ (d[..., :, None] * np.eye(3)) @ Rt), I, rtol=1e-11, atol=1e-12
+    )
+
+
+def test_principal_axes_of_a_rotated_box():
+    # a box rotated by 90° about z swaps its x and y moments; principal axes recover them
+    R0 = exp_so3([0.0, 0.0, np.pi / 2])
+    I = cuboid_inertia(3.0, 1.0, 2.0, 3.0, E=frame(R0, [1.0, 2.0, 3.0]))
+    m, c, R, d = principal_axes(I)
+    np.testing.assert_allclose(d, [1.25, 2.5, 3.25], rtol=1e-13)
+    np.testing.assert_allclose(c, [1.0, 2.0, 3.0], rtol=1e-13)
+    # smallest moment (1.25) is about the box's z axis, which stays the world z axis
+    np.testing.assert_allclose(np.abs(R[:, 0]), [0, 0, 1], atol=1e-12)
+    # largest (3.25) is about the box's x axis, now along world y
+    np.testing.assert_allclose(np.abs(R[:, 2]), [0, 1, 0], atol=1e-12)
+
+
+def test_principal_axes_batched_equal_looped(rng):
+    I, *_ = random_inertia(rng, (3,))
+    out = principal_axes(I)
+    for i in range(3):
+        for a, b in zip(out, principal_axes(I[i]), strict=True):
+            np.testing.assert_allclose(a[i], b, rtol=1e-14, atol=1e-15)
+
+
+# ------------------------------------------------------------------------------ validation
+
+
+def test_validation_errors():
+    good = cuboid_inertia(1.0, 1.0, 1.0, 1.0)
+    with pytest.raises(ValueError, match="shape"):
+        validate_inertia(np.eye(5))
+    with pytest.raises(ValueError, match="symmetric"):
+        validate_inertia(good + np.triu(np.ones((6, 6)), 1) * 0.1)
+    with pytest.raises(ValueError, match="mass"):
+        validate_inertia(-good)
+    bad = good.copy()
+    bad[3, 3] = 2.0
+    with pytest.raises(ValueError, match="lower-right"):
+        validate_inertia(bad)
+    bad = good.copy()
+    bad[0, 3] = bad[3, 0] = 0.1
+    with pytest.raises(ValueError, match="upper-right"):
+        validate_inertia(bad)
+    bad = good.copy()
+    bad[0, 0] = -1.0
+    with pytest.raises(ValueError, match="positive definite"):
+        validate_inertia(bad)
+    for fn in (inertia_inverse, inertia_factor, principal_axes):
+        with pytest.raises(ValueError, match="positive definite"):
+            fn(bad)
+
+
+def test_triangle_inequality_warns_but_is_allowed():
+    I = mcI(1.0, np.zeros(3), np.diag([1.0, 1.0, 3.0]))  # 1 + 1 < 3: no such body
+    with pytest.warns(UserWarning, match="triangle inequality"):
+        validate_inertia(I)
+    with pytest.warns(UserWarning, match="triangle inequality"):
+        inv = inertia_inverse(I)
+    np.testing.assert_allclose(inv @ I, np.eye(6), atol=1e-14)
+
+
+def test_shape_argument_errors():
+    with pytest.raises(ValueError, match="m must be positive"):
+        cuboid_inertia(0.0, 1, 1, 1)
+    with pytest.raises(ValueError, match="lz must be positive"):
+        cuboid_inertia(1.0, 1, 1, -1)
+    with pytest.raises(ValueError, match="r must be positive"):
+        cylinder_inertia(1.0, 0.0, 1)
+    with pytest.raises(ValueError, match="l must be positive"):
+        cylinder_inertia(1.0, 1.0, 0)
+    with pytest.raises(ValueError, match="r must be positive"):
+        sphere_inertia(1.0, -2.0)
+    with pytest.raises(ValueError, match="b must be positive"):
+        ellipsoid_inertia(1.0, 1.0, 0.0, 1.0)
+    with pytest.raises(ValueError, match="m must be positive"):
+        point_mass_inertia(-1.0, [0, 0, 0])
+    with pytest.raises(ValueError, match="p must have shape"):
+        point_mass_inertia(1.0, [0, 0])
+    with pytest.raises(ValueError, match="rotation"):
+        sphere_inertia(1.0, 1.0, E=np.diag([1.0, 1.0, -1.0, 1.0]))
+
+
+def test_composite_argument_errors():
+    I = sphere_inertia(1.0, 1.0)
+    with pytest.raises(ValueError, match=r"shape \(n, \.\.\., 6, 6\)"):
+        composite_inertia(I)
+    with pytest.raises(ValueError, match="n >= 1"):
+        composite_inertia(np.zeros((0, 6, 6)))
+    with pytest.raises(ValueError, match="frames must have shape"):
+        composite_inertia(np.stack([I, I]), np.eye(4)[None])
+    with pytest.raises(ValueError, match="positive semi-definite"):
+        composite_inertia(np.stack([I, I - np.diag([1.0, 0, 0, 0, 0, 0])]))
+    with pytest.raises(ValueError, match="lower-right"):
+        composite_inertia(np.stack([I, np.eye(6) * np.arange(1, 7)]))
