@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import importlib
 
-from . import joints, maximal, planar
+from . import builders, joints, maximal, planar
 from .checks import CheckResult, check_directional, check_jacobian, fd_jacobian
 from .inertia import (
     composite_inertia,
@@ -138,6 +138,7 @@ __all__ = [
     "ad",
     "apply_force",
     "bracket",
+    "builders",
     "check_directional",
     "check_jacobian",
     "composite_inertia",

@@ -201,6 +201,8 @@ class Model:
 
     def subtree(self, i: int) -> list[int]:
         """``ν(i)``: body ``i`` and all its descendants, in increasing order."""
+        if i == 0:
+            return list(range(1, self.NB + 1))  # every body is supported by the base
         return [j for j in range(1, self.NB + 1) if i in self.support(j)]
 
     def expanded_parent(self) -> np.ndarray:
