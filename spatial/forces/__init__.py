@@ -1,0 +1,68 @@
+"""Forces on rigid bodies in maximal coordinates, each with its stiffness and damping matrices.
+
+Every force is an object with ``bodies`` (the indices it acts on, ``None`` = world) and
+``evaluate(E, phi, coords="body", symmetric=False) -> ForceTerms(f, K, D)`` for a system of
+``N`` bodies with frames ``E (..., N, 4, 4)`` and twists ``phi (..., N, 6)``;
+:func:`assemble` sums several.  ``K = ∂f/∂x`` under ``E exp([δ])`` and ``D = ∂f/∂φ``
+(conventions: :mod:`spatial.forces.base`).
+
+* :mod:`~spatial.forces.point` — :class:`BodyDamping` (Sueda §1.9.1), :class:`PointForce`
+  (Sueda §1.9.2, ArtiSynth §0.23).
+* :mod:`~spatial.forces.springs` — :class:`PointToPointSpring` (Sueda §1.9.3),
+  :class:`GreenStrainSpring` (ArtiSynth §0.13), :class:`MultiPointSpring` with via points and
+  active/passive segments (ArtiSynth §0.14, Sueda §1.9.5), :func:`axial_spring` (ArtiSynth
+  §0.12), :func:`spring_damper` (Sueda §1.9.6), tension laws :class:`LinearLaw`.
+* :mod:`~spatial.forces.muscle` — Millard-style curves :data:`active_force_length`,
+  :data:`passive_force_length`, :data:`force_velocity` as :class:`PiecewiseCubic`, and
+  :class:`MuscleLaw` (Sueda §1.9.4).
+* :mod:`~spatial.forces.frame_spring` — :class:`FrameSpring` (ArtiSynth §0.22).
+"""
+
+from .base import Force, ForceTerms, assemble
+from .frame_spring import FrameSpring
+from .muscle import (
+    ACTIVE_FORCE_LENGTH_CONDITIONS,
+    FORCE_VELOCITY_CONDITIONS,
+    PASSIVE_FORCE_LENGTH_CONDITIONS,
+    MuscleCurve,
+    MuscleLaw,
+    PiecewiseCubic,
+    active_force_length,
+    force_velocity,
+    passive_force_length,
+)
+from .point import BodyDamping, PointForce
+from .springs import (
+    GreenStrainSpring,
+    LinearLaw,
+    MultiPointSpring,
+    PointToPointSpring,
+    TensionLaw,
+    axial_spring,
+    spring_damper,
+)
+
+__all__ = [
+    "ACTIVE_FORCE_LENGTH_CONDITIONS",
+    "FORCE_VELOCITY_CONDITIONS",
+    "PASSIVE_FORCE_LENGTH_CONDITIONS",
+    "BodyDamping",
+    "Force",
+    "ForceTerms",
+    "FrameSpring",
+    "GreenStrainSpring",
+    "LinearLaw",
+    "MultiPointSpring",
+    "MuscleCurve",
+    "MuscleLaw",
+    "PiecewiseCubic",
+    "PointForce",
+    "PointToPointSpring",
+    "TensionLaw",
+    "active_force_length",
+    "assemble",
+    "axial_spring",
+    "force_velocity",
+    "passive_force_length",
+    "spring_damper",
+]

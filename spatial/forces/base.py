@@ -1,0 +1,344 @@
+"""What every force model shares: the (f, K, D) it returns, world coordinates, point attachments.
+
+System state (maximal coordinates, Sueda part 1)
+-----------------------------------------------
+``N`` free rigid bodies, body ``i`` with frame ``E[..., i] = E_world,i = [[R, p], [0, 1]]`` and
+body twist ``φ[..., i] = [ω; v]`` (body coordinates, ``Ė = E [φ]``, Sueda eq. 1.8).  The
+generalized velocity is the stack of the ``N`` twists, a ``6N`` vector.  A force names the
+bodies it acts on by their index ``0 … N-1``; ``None`` is the fixed world (ground), whose
+attachments are given in world coordinates.
+
+Sign conventions (plain derivatives, ArtiSynth style)
+-----------------------------------------------------
+* ``f`` (6N): generalized force, body ``i``'s block the wrench ``[n; f]`` on it in body
+  coordinates (moment about the body origin), so that ``fᵀ φ`` is the power.
+* ``K = ∂f/∂x`` (6N x 6N): the change of ``f`` when body ``j`` moves to ``E_j exp([δ_j])``
+  (a body-twist perturbation, Sueda eqs. 1.11, 1.20) with every twist ``φ`` held fixed.
+  It is *not* symmetric in general (ArtiSynth §0.23); ``symmetric=True`` returns
+  ``½(K + Kᵀ)`` as Sueda does (§1.9.2).  At a stable equilibrium of a potential force ``K`` is
+  symmetric and negative semi-definite.
+* ``D = ∂f/∂φ`` (6N x 6N), positions held fixed; negative semi-definite for a damper.  Sueda's
+  ``D`` in ``(M + hD - h²K)`` is ``-∂f/∂φ`` for the body damping of §1.9.1 (``D = d·1``).
+  With the convention here the linearly implicit Euler step (Sueda eq. 1.30, Baraff–Witkin)
+  reads ``(M - hD - h²K) φ⁺ = M φ + h (f - D φ + ad(φ)ᵀ M φ)``, then ``E⁺ = E exp(h[φ⁺])``.
+
+World coordinates (``coords="world"``)
+--------------------------------------
+Velocities are spatial twists ``φʷ = Ad(E) φ`` (about the world origin), wrenches are world
+wrenches ``Ad(E)⁻ᵀ f``, and positions are perturbed as ``exp([δʷ]) E``, with ``φʷ`` held
+fixed.  With ``T = blockdiag(Ad(E_i)⁻¹)`` the conversion is ``fʷ = Tᵀ f``,
+``Dʷ = Tᵀ D T`` and ``Kʷ = Tᵀ (K + D·blockdiag(ad(φ_i)) - blockdiag(C(f_i))) T``, where
+``C(f) ε = ad(ε)ᵀ f`` (the extra terms: the body twist changes when the body turns under a
+fixed world twist, and the force transform turns with the body).  Note ArtiSynth's "world
+coordinates" (§0.22.3) use world-aligned axes at each body's origin instead.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from .._validate import as_array
+from ..se3 import Ad, _as_frame, ad, frame_inverse, material_jacobian
+from ..vectors import skew
+
+__all__ = ["Force", "ForceTerms", "assemble"]
+
+_COORDS = ("body", "world")
+
+
+class ForceTerms(NamedTuple):
+    """Generalized force and its Jacobians for a system of ``N`` bodies (see module docstring).
+
+    Attributes
+    ----------
+    f : ndarray, shape (..., 6N)
+    K : ndarray, shape (..., 6N, 6N)
+        ``∂f/∂x`` (position Jacobian, stiffness).
+    D : ndarray, shape (..., 6N, 6N)
+        ``∂f/∂φ`` (velocity Jacobian, damping).
+    """
+
+    f: np.ndarray
+    K: np.ndarray
+    D: np.ndarray
+
+
+def _T(A: np.ndarray) -> np.ndarray:
+    return np.swapaxes(A, -1, -2)
+
+
+def _block_diag(A: np.ndarray) -> np.ndarray:
+    """``(..., N, 6, 6) -> (..., 6N, 6N)`` block-diagonal matrix."""
+    n = A.shape[-3]
+    out = np.einsum("...iab,ij->...iajb", A, np.eye(n))
+    return out.reshape(A.shape[:-3] + (6 * n, 6 * n))
+
+
+def _coadjoint_matrix(f: np.ndarray) -> np.ndarray:
+    """``C(f)`` with ``C(f) ε = ad(ε)ᵀ f`` for a wrench ``f = [n; g]``: ``[[n×, g×], [g×, 0]]``."""
+    C = np.zeros(f.shape[:-1] + (6, 6))
+    C[..., :3, :3] = skew(f[..., :3])
+    C[..., :3, 3:] = skew(f[..., 3:])
+    C[..., 3:, :3] = skew(f[..., 3:])
+    return C
+
+
+def _system_frames(E) -> np.ndarray:
+    """Validate ``E (..., N, 4, 4)``: one rigid frame per body."""
+    E = _as_frame(E, "E")
+    if E.ndim < 3:
+        raise ValueError(
+            f"E must have shape (..., N, 4, 4), one frame per body, got {E.shape}; "
+            "for a single body pass E[None]"
+        )
+    return E
+
+
+def _system_state(E, phi) -> tuple[np.ndarray, np.ndarray]:
+    """Validate ``E (..., N, 4, 4)`` and ``phi (..., N, 6)`` and broadcast their batch shapes."""
+    E = _system_frames(E)
+    phi = as_array(phi, "phi", (6,))
+    n = E.shape[-3]
+    if phi.ndim < 2 or phi.shape[-2] != n:
+        raise ValueError(
+            f"phi must have shape (..., {n}, 6) to match E's {n} bodies, got {phi.shape}"
+        )
+    batch = np.broadcast_shapes(E.shape[:-3], phi.shape[:-2])
+    return np.broadcast_to(E, batch + E.shape[-3:]), np.broadcast_to(phi, batch + phi.shape[-2:])
+
+
+def _body_index(b, name: str) -> int | None:
+    """A body index (non-negative int) or ``None`` for the ground."""
+    if b is None:
+        return None
+    if isinstance(b, bool) or not isinstance(b, int | np.integer) or b < 0:
+        raise ValueError(f"{name} must be a non-negative body index or None (ground), got {b!r}")
+    return int(b)
+
+
+def _parameter(value, name: str, positive: bool = False) -> float:
+    """A finite scalar parameter, non-negative (or positive)."""
+    v = np.asarray(value, dtype=float)
+    if v.ndim != 0 or not np.isfinite(v):
+        raise ValueError(f"{name} must be a finite scalar, got {value!r}")
+    if v < 0 or (positive and v == 0):
+        raise ValueError(f"{name} must be {'positive' if positive else 'non-negative'}, got {v}")
+    return float(v)
+
+
+def _to_world(E, phi, f, K, D) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Convert body-coordinate ``(f, K, D)`` to world coordinates (see module docstring)."""
+    n = E.shape[-3]
+    T = _block_diag(Ad(frame_inverse(E)))
+    Tt = _T(T)
+    f_bodies = f.reshape(f.shape[:-1] + (n, 6))
+    K_corr = K + D @ _block_diag(ad(phi)) - _block_diag(_coadjoint_matrix(f_bodies))
+    return (Tt @ f[..., None])[..., 0], Tt @ K_corr @ T, Tt @ D @ T
+
+
+class Force(ABC):
+    """A force acting on some bodies of a maximal-coordinate system; see the module docstring.
+
+    Subclasses define :attr:`bodies` and the body-coordinate terms; :meth:`evaluate` does the
+    validation, the world-coordinate conversion and the optional symmetrization once for all.
+    """
+
+    @property
+    @abstractmethod
+    def bodies(self) -> tuple[int | None, ...]:
+        """Indices of the bodies the force acts on (``None`` = ground)."""
+
+    @abstractmethod
+    def _terms(self, E: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Body-coordinate ``(f, K, D)`` on validated ``E (..., N, 4, 4)``, ``phi (..., N, 6)``."""
+
+    def _check_bodies(self, n: int) -> None:
+        for b in self.bodies:
+            if b is not None and b >= n:
+                raise ValueError(
+                    f"{type(self).__name__} acts on body {b}, but E has only {n} bodies"
+                )
+
+    def _frames(self, E) -> np.ndarray:
+        """Validated system frames for :meth:`potential`-style functions of ``E`` alone."""
+        E = _system_frames(E)
+        self._check_bodies(E.shape[-3])
+        return E
+
+    def evaluate(self, E, phi, *, coords: str = "body", symmetric: bool = False) -> ForceTerms:
+        """Generalized force ``f``, stiffness ``K = ∂f/∂x`` and damping ``D = ∂f/∂φ``.
+
+        Parameters
+        ----------
+        E : array_like, shape (..., N, 4, 4)
+            Frames of all ``N`` bodies of the system (world from body).
+        phi : array_like, shape (..., N, 6)
+            Their twists ``[ω; v]``: body twists, or spatial (world) twists if
+            ``coords="world"``.
+        coords : {"body", "world"}
+            Coordinates of velocities, wrenches and position perturbations.
+        symmetric : bool
+            Return ``½(K + Kᵀ)`` instead of the exact ``K`` (Sueda §1.9.2, after Baraff and
+            Witkin).  ``D`` is returned as is.
+
+        Returns
+        -------
+        ForceTerms
+            ``(f, K, D)`` of shapes ``(..., 6N)``, ``(..., 6N, 6N)``, ``(..., 6N, 6N)``; zero
+            outside the blocks of the bodies the force acts on.
+
+        Raises
+        ------
+        ValueError
+            If ``E`` is not a stack of rigid frames, ``phi`` does not match it, ``coords`` is
+            unknown, the force names a body beyond ``N - 1``, or the geometry is degenerate
+            (e.g. a zero-length spring segment).
+        """
+        if coords not in _COORDS:
+            raise ValueError(f"coords must be one of {_COORDS}, got {coords!r}")
+        E, phi = _system_state(E, phi)
+        self._check_bodies(E.shape[-3])
+        if coords == "world":
+            phi = (Ad(frame_inverse(E)) @ phi[..., None])[..., 0]
+        f, K, D = self._terms(E, phi)
+        if coords == "world":
+            f, K, D = _to_world(E, phi, f, K, D)
+        if symmetric:
+            K = 0.5 * (K + _T(K))
+        return ForceTerms(f, K, D)
+
+
+def assemble(
+    forces: Iterable[Force], E, phi, *, coords: str = "body", symmetric: bool = False
+) -> ForceTerms:
+    """Sum ``(f, K, D)`` over several forces acting on the same system of bodies.
+
+    Parameters
+    ----------
+    forces : iterable of Force
+    E, phi, coords, symmetric
+        As in :meth:`Force.evaluate`.
+
+    Returns
+    -------
+    ForceTerms
+        The sums; zeros if ``forces`` is empty.
+
+    Raises
+    ------
+    ValueError
+        As :meth:`Force.evaluate`.
+    """
+    E, phi = _system_state(E, phi)
+    n = E.shape[-3]
+    batch = E.shape[:-3]
+    total = ForceTerms(np.zeros(batch + (6 * n,)), *2 * (np.zeros(batch + (6 * n, 6 * n)),))
+    for force in forces:
+        terms = force.evaluate(E, phi, coords=coords, symmetric=symmetric)
+        total = ForceTerms(*(a + b for a, b in zip(total, terms, strict=True)))
+    return total
+
+
+# ----------------------------------------------------------------------- point attachments
+
+
+class _PointKinematics(NamedTuple):
+    """World positions/velocities of attachment points and their Jacobians (``m`` points)."""
+
+    x: np.ndarray  # (..., m, 3) world positions
+    xd: np.ndarray  # (..., m, 3) world velocities
+    J: np.ndarray  # (..., 3m, 6N): ∂x/∂δ = ∂ẋ/∂φ, block R Γ(r) in the body's columns
+    L: np.ndarray  # (..., 3m, 6N): ∂ẋ/∂δ at fixed φ, block [-R [Γ(r) φ], 0]
+    R_bodies: tuple  # per point: the body's rotation (..., 3, 3), or None for ground
+
+
+def _point(p, name: str) -> np.ndarray:
+    """A single finite 3-vector."""
+    p = as_array(p, name, (3,))
+    if p.shape != (3,):
+        raise ValueError(f"{name} must have shape (3,), got {p.shape}")
+    return p
+
+
+def _point_array(points, name: str, count: int) -> np.ndarray:
+    p = as_array(points, name, (3,))
+    if p.shape != (count, 3):
+        raise ValueError(f"{name} must have shape ({count}, 3), one point per body, got {p.shape}")
+    return p
+
+
+def _point_kinematics(
+    E: np.ndarray, phi: np.ndarray, bodies: Sequence[int | None], points: np.ndarray
+) -> _PointKinematics:
+    """Kinematics of body-fixed points (Sueda eq. 1.12: ``ẋ = R Γ(r) φ``).
+
+    A point ``r`` on body ``b`` (body coordinates) is at ``x = R r + p``; under
+    ``E exp([δ])`` it moves by ``R Γ(r) δ``, so the position and velocity Jacobians coincide.
+    Its velocity ``R Γ φ`` also changes with the body's orientation, ``∂ẋ/∂δ = [-R[Γφ], 0]``.
+    A ground point (``b is None``) is given in world coordinates and does not move.
+    """
+    n = E.shape[-3]
+    m = len(bodies)
+    batch = E.shape[:-3]
+    x = np.zeros(batch + (m, 3))
+    xd = np.zeros(batch + (m, 3))
+    J = np.zeros(batch + (3 * m, 6 * n))
+    L = np.zeros(batch + (3 * m, 6 * n))
+    R_bodies = []
+    for j, (b, r) in enumerate(zip(bodies, points, strict=True)):
+        if b is None:
+            x[..., j, :] = r
+            R_bodies.append(None)
+            continue
+        R, p = E[..., b, :3, :3], E[..., b, :3, 3]
+        G = material_jacobian(r)
+        RG = R @ G
+        point_velocity_body = (G @ phi[..., b, :, None])[..., 0]
+        x[..., j, :] = (R @ r) + p
+        xd[..., j, :] = (R @ point_velocity_body[..., None])[..., 0]
+        J[..., 3 * j : 3 * j + 3, 6 * b : 6 * b + 6] = RG
+        L[..., 3 * j : 3 * j + 3, 6 * b : 6 * b + 3] = -R @ skew(point_velocity_body)
+        R_bodies.append(R)
+    return _PointKinematics(x, xd, J, L, tuple(R_bodies))
+
+
+def _point_force_terms(
+    kin: _PointKinematics,
+    bodies: Sequence[int | None],
+    points: np.ndarray,
+    F: np.ndarray,
+    F_x: np.ndarray | None,
+    F_v: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Generalized ``(f, K, D)`` of world point forces ``F`` at body-fixed points.
+
+    ``f = Jᵀ F`` (Sueda eq. 1.13: each point force becomes the body wrench ``Γᵀ Rᵀ F``);
+    ``K = Jᵀ (F_x J + F_v L) + G`` where ``G`` is the geometric term of the rotating force
+    transform, ``Γᵀ [Rᵀ F]`` in the body's angular columns (Sueda eqs. 1.33–1.34,
+    ArtiSynth §0.23); ``D = Jᵀ F_v J``.
+
+    Parameters
+    ----------
+    F : (..., m, 3) world forces on the points
+    F_x, F_v : (..., 3m, 3m) ``∂F/∂x`` and ``∂F/∂ẋ`` (stacked points), or None for zero.
+    """
+    Jt = _T(kin.J)
+    F_flat = F.reshape(F.shape[:-2] + (-1,))
+    f = (Jt @ F_flat[..., None])[..., 0]
+    K = np.zeros(f.shape + (f.shape[-1],))
+    if F_x is not None:
+        K = K + Jt @ F_x @ kin.J
+    D = np.zeros_like(K)
+    if F_v is not None:
+        K = K + Jt @ F_v @ kin.L
+        D = Jt @ F_v @ kin.J
+    for j, (b, r) in enumerate(zip(bodies, points, strict=True)):
+        if b is None:
+            continue
+        F_body = (_T(kin.R_bodies[j]) @ F[..., j, :, None])[..., 0]
+        K[..., 6 * b : 6 * b + 6, 6 * b : 6 * b + 3] += _T(material_jacobian(r)) @ skew(F_body)
+    return f, K, D

@@ -1,0 +1,183 @@
+"""Frame spring: translational and rotational spring-dampers between two frames (ArtiSynth §0.22).
+
+Frame 1 is fixed to body A and frame 2 to body B (``E₁ = E_A T₁``, ``E₂ = E_B T₂``).  With
+``R = R₁ᵀ R₂`` (frame 2's orientation seen from frame 1), ``θ = log(R)`` its rotation vector
+(``|θ| ≤ π``) and ``Δ = R₁ᵀ (x₂ - x₁)`` the offset of the origins in frame 1, the wrench on
+frame 1, in frame 1 coordinates about its origin, is (ArtiSynth eqs. 0.37–0.38)
+
+    τ₁ = k_r θ + d_r (R ω₂ - ω₁),    f₁ = k_t Δ + d_t (R v₂ - v₁),
+
+where ``φ₁ = [ω₁; v₁]``, ``φ₂ = [ω₂; v₂]`` are the frames' body twists, so ``R ω₂ - ω₁`` and
+``R v₂ - v₁`` are the relative angular velocity and origin velocity in frame 1.  Frame 2 feels the
+opposite world force and torque: ``w₂ = -[Rᵀ τ₁; Rᵀ f₁]`` in frame 2 coordinates about its
+origin.  The elastic part is conservative, ``V = ½ k_t |x₂ - x₁|² + ½ k_r |θ|²``, and exerts
+no net moment; the translational damper acts along ``ẋ₂ - ẋ₁``, which need not be parallel to
+``x₂ - x₁``, so it can exert a net moment.
+
+Jacobians (our derivation; ArtiSynth §0.22.1–0.22.2 for comparison).  Under body
+perturbations ``δ₁ = [α₁; β₁]``, ``δ₂ = [α₂; β₂]`` of the frames, ``R`` turns by
+``ρ = R α₂ - α₁`` (in frame 1), ``δθ = U ρ`` with ``U`` the rate matrix of the rotation vector
+(ArtiSynth eq. 0.45, :func:`spatial.rotvec_rate_matrix`), ``δΔ = [Δ] α₁ - β₁ + R β₂``, and
+``δ(R y) = -[R y] ρ``, ``δ(Rᵀ y) = Rᵀ (δy + [y] ρ)``.  A body sees its frame through the
+constant ``Ad(T)⁻¹`` (twists) and ``Ad(T)⁻ᵀ`` (wrenches).  ArtiSynth's position Jacobian holds
+world-aligned velocities fixed, so its damping terms differ from ``K`` here (which holds body
+twists fixed); the elastic terms agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..rotations import rotvec_rate_matrix
+from ..se3 import Ad, _as_frame, frame_inverse, log_so3
+from ..vectors import skew
+from .base import _T, Force, _body_index, _parameter
+
+__all__ = ["FrameSpring"]
+
+
+@dataclass(frozen=True, eq=False)
+class FrameSpring(Force):
+    """Six-axis spring-damper between a frame on one body and a frame on another (ArtiSynth §0.22).
+
+    Parameters
+    ----------
+    body1 : int or None
+        Body A carrying frame 1 (``None`` = world).
+    frame1 : array_like, shape (4, 4)
+        ``T₁ = E_A1``: frame 1 in body A's coordinates (world coordinates for ``None``).
+    body2 : int or None
+        Body B carrying frame 2.
+    frame2 : array_like, shape (4, 4)
+        ``T₂ = E_B2``.
+    k_t, k_r : float
+        Translational (N/m) and rotational (N m/rad) stiffness, >= 0.
+    d_t, d_r : float
+        Translational and rotational damping, >= 0 (default 0).
+
+    Raises
+    ------
+    ValueError
+        If a body index or frame is invalid or a coefficient is negative.
+    """
+
+    body1: int | None
+    frame1: np.ndarray
+    body2: int | None
+    frame2: np.ndarray
+    k_t: float
+    k_r: float
+    d_t: float = 0.0
+    d_r: float = 0.0
+
+    def __post_init__(self) -> None:
+        for k in (1, 2):
+            object.__setattr__(self, f"body{k}", _body_index(getattr(self, f"body{k}"), f"body{k}"))
+            T = _as_frame(getattr(self, f"frame{k}"), f"frame{k}")
+            if T.shape != (4, 4):
+                raise ValueError(f"frame{k} must have shape (4, 4), got {T.shape}")
+            object.__setattr__(self, f"frame{k}", T)
+        for name in ("k_t", "k_r", "d_t", "d_r"):
+            object.__setattr__(self, name, _parameter(getattr(self, name), name))
+
+    @property
+    def bodies(self) -> tuple[int | None, int | None]:
+        return (self.body1, self.body2)
+
+    def _frame_states(self, E, phi):
+        """World poses and body twists of frames 1 and 2, and the map ``P`` (12 x 6N)."""
+        n = E.shape[-3]
+        batch = E.shape[:-3]
+        P = np.zeros(batch + (12, 6 * n))
+        poses, twists = [], []
+        for k, (b, T) in enumerate(((self.body1, self.frame1), (self.body2, self.frame2))):
+            if b is None:
+                poses.append(np.broadcast_to(T, batch + (4, 4)))
+                twists.append(np.zeros(batch + (6,)))
+                continue
+            T_inv = Ad(frame_inverse(T))
+            poses.append(E[..., b, :, :] @ T)
+            twists.append((T_inv @ phi[..., b, :, None])[..., 0])
+            P[..., 6 * k : 6 * k + 6, 6 * b : 6 * b + 6] = T_inv
+        return poses, twists, P
+
+    def _terms(self, E, phi):
+        (E1, E2), (phi1, phi2), P = self._frame_states(E, phi)
+        R1, R2 = E1[..., :3, :3], E2[..., :3, :3]
+        R = _T(R1) @ R2
+        theta = log_so3(R)
+        delta = (_T(R1) @ (E2[..., :3, 3] - E1[..., :3, 3])[..., None])[..., 0]
+        w1, v1, w2, v2 = phi1[..., :3], phi1[..., 3:], phi2[..., :3], phi2[..., 3:]
+        Rw2 = (R @ w2[..., None])[..., 0]
+        Rv2 = (R @ v2[..., None])[..., 0]
+        tau1 = self.k_r * theta + self.d_r * (Rw2 - w1)
+        f1 = self.k_t * delta + self.d_t * (Rv2 - v1)
+
+        batch = R.shape[:-2]
+        eye, zero = np.broadcast_to(np.eye(3), batch + (3, 3)), np.zeros(batch + (3, 3))
+        # ∂ρ/∂(δ₁, δ₂) with ρ = R α₂ - α₁, and the analogous maps for position and velocity
+        d_rho = np.concatenate([-eye, zero, R, zero], -1)
+        d_delta = np.concatenate([skew(delta), -eye, zero, R], -1)
+        d_tau1 = (self.k_r * rotvec_rate_matrix(theta) - self.d_r * skew(Rw2)) @ d_rho
+        d_f1 = self.k_t * d_delta - self.d_t * skew(Rv2) @ d_rho
+        Rt = _T(R)
+        K_loc = np.concatenate(
+            [
+                d_tau1,
+                d_f1,
+                -Rt @ (d_tau1 + skew(tau1) @ d_rho),
+                -Rt @ (d_f1 + skew(f1) @ d_rho),
+            ],
+            -2,
+        )
+        dv_tau1 = self.d_r * d_rho  # ∂(R ω₂ - ω₁)/∂(φ₁, φ₂) has the same blocks as ∂ρ/∂(δ₁, δ₂)
+        dv_f1 = self.d_t * np.concatenate([zero, -eye, zero, R], -1)
+        D_loc = np.concatenate([dv_tau1, dv_f1, -Rt @ dv_tau1, -Rt @ dv_f1], -2)
+        w = np.concatenate(
+            [tau1, f1, -(Rt @ tau1[..., None])[..., 0], -(Rt @ f1[..., None])[..., 0]], -1
+        )
+        Pt = _T(P)
+        return (Pt @ w[..., None])[..., 0], Pt @ K_loc @ P, Pt @ D_loc @ P
+
+    def displacement(self, E) -> tuple[np.ndarray, np.ndarray]:
+        """Rotation vector ``θ = log(R₁ᵀR₂)`` and offset ``Δ = R₁ᵀ(x₂ - x₁)``, both in frame 1.
+
+        Parameters
+        ----------
+        E : array_like, shape (..., N, 4, 4)
+
+        Returns
+        -------
+        theta, delta : ndarray, shape (..., 3)
+
+        Raises
+        ------
+        ValueError
+            If ``E`` is invalid.
+        """
+        E = self._frames(E)
+        (E1, E2), _, _ = self._frame_states(E, np.zeros(E.shape[:-2] + (6,)))
+        R1 = E1[..., :3, :3]
+        theta = log_so3(_T(R1) @ E2[..., :3, :3])
+        return theta, (_T(R1) @ (E2[..., :3, 3] - E1[..., :3, 3])[..., None])[..., 0]
+
+    def potential(self, E) -> np.ndarray:
+        """Elastic energy ``½ k_t |Δ|² + ½ k_r |θ|²``.
+
+        Parameters
+        ----------
+        E : array_like, shape (..., N, 4, 4)
+
+        Returns
+        -------
+        ndarray, shape (...)
+
+        Raises
+        ------
+        ValueError
+            If ``E`` is invalid.
+        """
+        theta, delta = self.displacement(E)
+        return 0.5 * self.k_t * np.sum(delta**2, -1) + 0.5 * self.k_r * np.sum(theta**2, -1)
