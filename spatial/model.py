@@ -19,10 +19,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._validate import as_array
-from .joints import Joint
+from .joints import Cylindrical, Fixed, Joint, Planar, Prismatic, Revolute, Spherical, SphericalYPR
 from .vectors import _as_plucker
 
-__all__ = ["Model"]
+__all__ = ["Model", "LoopJoint", "LOOP_JOINT_TYPES"]
+
+#: Joint types that can close a loop (Featherstone §8.2–8.3): their constraint-force subspace
+#: ``T`` is constant in successor coordinates, so ``Ṫ = v_s ×* T`` (the assumption of Table 8.4)
+#: and the loop position error ``δ`` of Table 8.1 has a closed form
+#: (:func:`spatial.dynamics.loops.loop_jcalc`).  ``Fixed`` is the universal loop joint.
+LOOP_JOINT_TYPES = (Fixed, Revolute, Prismatic, Cylindrical, Planar, Spherical, SphericalYPR)
 
 
 def _check_rigid_body_inertia(I: np.ndarray, name: str) -> None:
@@ -42,6 +48,39 @@ def _check_rigid_body_inertia(I: np.ndarray, name: str) -> None:
         )
     if np.linalg.eigvalsh(I).min() < -1e-9 * scale:
         raise ValueError(f"{name} must be positive semi-definite")
+
+
+@dataclass(frozen=True)
+class LoopJoint:
+    """A loop-closing joint between two bodies of the spanning tree (Featherstone §4.2, §8.1).
+
+    The joint connects frame ``F_p`` on the predecessor body to frame ``F_s`` on the successor
+    body; it adds no position variables, only constraints (``6 - joint.nv`` of them).
+
+    Attributes
+    ----------
+    predecessor, successor : int
+        Body numbers ``p(k)`` and ``s(k)`` (0 is the fixed base).
+    joint : Joint
+        The joint model (``jtype(k)``); one of :data:`LOOP_JOINT_TYPES`.
+    X_p : ndarray, shape (6, 6)
+        ``X_P(l) = ^{p(k),k}X_{p(k)}``: from predecessor-body coordinates to ``F_p``.
+    X_s : ndarray, shape (6, 6)
+        ``X_S(l) = ^{s(k),k}X_{s(k)}``: from successor-body coordinates to ``F_s``.
+    name : str
+    """
+
+    predecessor: int
+    successor: int
+    joint: Joint
+    X_p: np.ndarray
+    X_s: np.ndarray
+    name: str
+
+    @property
+    def nc(self) -> int:
+        """Number of constraints the joint imposes, ``n^c_k = 6 - n_k`` (eq. 8.1)."""
+        return 6 - self.joint.nv
 
 
 @dataclass
@@ -70,6 +109,9 @@ class Model:
         Spatial inertia of each body in its own coordinates.
     q_index, v_index : list[slice]
         Where joint ``i``'s variables sit in ``q`` and ``qd``.
+    loop_joints : list[LoopJoint]
+        The loop-closing joints, in loop order ``l = 0 … NL-1`` (the book's ``k = NB + 1 + l``);
+        added with :meth:`add_loop_joint`.
 
     Examples
     --------
@@ -95,6 +137,7 @@ class Model:
     v_index: list = field(default_factory=lambda: [slice(0, 0)], init=False)
     nq: int = field(default=0, init=False)
     nv: int = field(default=0, init=False)
+    loop_joints: list = field(default_factory=list, init=False)
 
     def __post_init__(self):
         g = as_array(self.gravity, "gravity", (3,))
@@ -172,6 +215,91 @@ class Model:
         self.nq += joint.nq
         self.nv += joint.nv
         return i
+
+    @property
+    def NL(self) -> int:
+        """Number of loop joints (kinematic loops), ``N_L = N_J - N_B`` (Featherstone §4.1)."""
+        return len(self.loop_joints)
+
+    def add_loop_joint(
+        self, predecessor: int, successor: int, joint: Joint, X_p, X_s, name: str | None = None
+    ) -> int:
+        """Close a kinematic loop with a joint between two bodies of the tree; return its ``l``.
+
+        The joint connects frame ``F_p`` (``X_p`` from the predecessor body's frame) to frame
+        ``F_s`` (``X_s`` from the successor body's frame); at a configuration that closes the
+        loop, ``^{F_s}X_{F_p}`` is a joint transform ``X_J(q_k)`` of the joint for some ``q_k``
+        (Featherstone §4.2, eq. 8.24).  Loop joints add no variables to ``q``: they constrain
+        the tree's variables (§8.1–8.2).
+
+        Parameters
+        ----------
+        predecessor, successor : int
+            Body numbers ``p(k)``, ``s(k)`` in ``0 … NB`` (0 is the fixed base), different.
+        joint : Joint
+            One of :data:`LOOP_JOINT_TYPES` (``Fixed``, ``Revolute``, ``Prismatic``,
+            ``Cylindrical``, ``Planar``, ``Spherical``, ``SphericalYPR``).  A loop's polarity is
+            chosen by the order of ``predecessor`` and ``successor``, so ``Reversed`` is not
+            accepted; a 6-DoF joint would impose no constraint.
+        X_p, X_s : array_like, shape (6, 6)
+            Plücker transforms ``X_P(l)`` and ``X_S(l)``.
+        name : str, optional
+            A unique name among the loop joints; defaults to ``"loop<l>"``.
+
+        Returns
+        -------
+        int
+            The loop number ``l`` (0-based index into :attr:`loop_joints`).
+
+        Raises
+        ------
+        ValueError
+            If a body number is not an int in ``0 … NB``, the two bodies are the same (the
+            joint would close no loop), the joint imposes no constraint or is not a supported
+            loop-joint type, a transform is not a single Plücker transform, or the name is taken.
+        """
+        l = self.NL
+        for value, what in ((predecessor, "predecessor"), (successor, "successor")):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise ValueError(
+                    f"loop joint {l}: {what} must be an int body number, got {value!r}"
+                )
+            if not 0 <= value <= self.NB:
+                raise ValueError(
+                    f"loop joint {l}: {what} {value} is not a body of the model (0 … {self.NB})"
+                )
+        if predecessor == successor:
+            raise ValueError(
+                f"loop joint {l} connects body {predecessor} to itself: it closes no loop"
+            )
+        if not isinstance(joint, Joint):
+            raise ValueError(f"loop joint {l}: joint must be a spatial.joints.Joint, got {joint!r}")
+        if joint.nv >= 6:
+            raise ValueError(
+                f"loop joint {l}: {joint!r} allows all 6 degrees of freedom and imposes no "
+                "constraint, so it closes nothing; leave it out"
+            )
+        if not isinstance(joint, LOOP_JOINT_TYPES):
+            supported = ", ".join(t.__name__ for t in LOOP_JOINT_TYPES)
+            raise ValueError(
+                f"loop joint {l}: {joint!r} is not supported as a loop joint (supported: "
+                f"{supported}); to reverse a loop joint's polarity swap predecessor and successor"
+            )
+        X = []
+        for value, what in ((X_p, "X_p"), (X_s, "X_s")):
+            value = _as_plucker(value, f"{what} of loop joint {l}")
+            if value.shape != (6, 6):
+                raise ValueError(
+                    f"{what} of loop joint {l} must be a single 6x6 transform, got {value.shape}"
+                )
+            X.append(value.copy())
+        name = f"loop{l}" if name is None else str(name)
+        if name in [lj.name for lj in self.loop_joints]:
+            raise ValueError(f"loop joint name {name!r} is already used")
+        self.loop_joints.append(
+            LoopJoint(int(predecessor), int(successor), joint, X[0], X[1], name)
+        )
+        return l
 
     @property
     def a_grav(self) -> np.ndarray:

@@ -1,0 +1,76 @@
+"""Checkers for the exercises of notebook 09, "Hybrid dynamics, floating bases, gears, equivalence".
+
+09.1  hybrid dynamics from ``H`` and ``C`` by reordering the equation of motion (eqs. 9.1–9.2);
+09.2  the floating base's acceleration from the top rows of eq. 9.13 (cf. eq. 9.24);
+09.3  Table 9.7's ``I_Δ`` for a revolute joint about z, and that it leaves ``rnea`` unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .. import builders
+from ..dynamics import (
+    apply_inertia_delta,
+    bias_force,
+    crba,
+    floating_coefficients,
+    floating_inverse_dynamics,
+    hybrid_dynamics,
+    revolute_delta,
+    rnea,
+)
+from . import assert_close
+
+__all__ = ["CHECKS"]
+
+
+def check_hybrid_solve(hybrid_solve: Callable) -> None:
+    """09.1: ``hybrid_solve(H, C, tau_known, qdd_known, accel_known)`` returns ``(q̈, τ)``."""
+    rng = np.random.default_rng(901)
+    for _ in range(3):
+        model = builders.random_tree(rng, 6, joints=("R", "P"))  # 1-DoF joints: one var each
+        q = model.random_configuration(rng)
+        qd, qdd_known, tau_known = rng.standard_normal((3, model.nv))
+        accel_known = rng.uniform(size=model.NB) < 0.5
+        qdd, tau = hybrid_dynamics(model, q, qd, qdd_known, tau_known, accel_known)
+        H, C = crba(model, q), bias_force(model, q, qd)
+        out = hybrid_solve(H, C, tau_known, qdd_known, accel_known)
+        if not (isinstance(out, tuple) and len(out) == 2):
+            raise AssertionError("hybrid_solve must return a pair (qdd, tau)")
+        what = f"with accel_known = {accel_known.astype(int)}"
+        assert_close(out[0], qdd, f"q̈ {what}")
+        assert_close(out[1], tau, f"τ {what}")
+
+
+def check_base_acceleration(base_acceleration: Callable) -> None:
+    """09.2: ``base_acceleration(I0c, F, p0c, qdd)`` is ``a_0`` with ``I0c a_0 + F q̈ + p0c = 0``."""
+    rng = np.random.default_rng(902)
+    for model in (builders.humanoid(floating=True), builders.random_tree(rng, 5, floating=True)):
+        q = model.random_configuration(rng)
+        qd = rng.standard_normal(model.nv)
+        qdd = rng.standard_normal(model.nv - 6)
+        I0c, F, _, p0c, _ = floating_coefficients(model, q, qd)
+        a0, _ = floating_inverse_dynamics(model, q, qd, qdd)
+        assert_close(base_acceleration(I0c, F, p0c, qdd), a0, "base acceleration a_0")
+
+
+def check_revolute_delta(delta_z: Callable) -> None:
+    """09.3: ``delta_z(m, h, I)`` is Table 9.7's revolute ``I_Δ`` (axis z, ``h = m c_z``)."""
+    rng = np.random.default_rng(903)
+    for m, h, I in [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0), (2.0, -0.3, 0.7)]:
+        assert_close(delta_z(m, h, I), revolute_delta(m, h, I), f"I_Δ for m={m}, h={h}, I={I}")
+    model = builders.random_tree(rng, 4, joints=("Rz",))
+    q = model.random_configuration(rng)
+    qd, qdd = rng.standard_normal((2, model.nv))
+    moved = apply_inertia_delta(model, 3, delta_z(1.5, 0.4, 0.9))
+    assert_close(rnea(moved, q, qd, qdd), rnea(model, q, qd, qdd), "rnea after moving I_Δ")
+
+
+CHECKS = {
+    "09.1": check_hybrid_solve,
+    "09.2": check_base_acceleration,
+    "09.3": check_revolute_delta,
+}

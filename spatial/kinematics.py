@@ -1,0 +1,525 @@
+"""Kinematics of a kinematic tree: positions, velocities, accelerations, Jacobians, energy.
+
+Every function here reads one shared forward pass over the bodies in their regular numbering
+(Featherstone Example 4.3–4.4 and the first loop of the RNEA, eqs. 5.7–5.8):
+
+* ``Xup[i] = X_J X_T(i)``, the transform ``^iX_λ(i)`` from the parent's frame to body ``i``'s,
+* ``X0[i] = Xup[i] X0[λ(i)]``, the transform ``^iX_0`` from base to body coordinates,
+* ``v[i] = Xup[i] v[λ(i)] + v_J`` (eq. 5.7, ``v_0 = 0``),
+* ``a[i] = Xup[i] a[λ(i)] + S_i q̈_i + c_J + v[i] × v_J`` (eq. 5.8 with the joint's
+  velocity-product term, eq. 3.40; ``a_0 = 0``: no gravity here),
+
+all in body coordinates.  On top of it sit the body Jacobian ``J_i`` (eq. 4.6, filled by
+walking up the support set as in Sueda §2.1 Alg. 1), ``J̇_i q̇`` (the acceleration at
+``q̈ = 0``, Sueda §2.2), point Jacobians, kinetic and potential energy, total momentum and the
+centre of mass (Featherstone §2.12–2.13).
+
+Conventions (``spatial.__doc__``): ``q`` has shape ``(..., nq)`` and ``qd``/``qdd``
+``(..., nv)``; results keep the leading batch shape.  Per-body outputs have shape
+``(..., NB + 1, ...)`` with row ``i`` = body ``i`` and row 0 = the fixed base.  A ``body``
+argument is a body number ``0 … NB`` or a body name (``model.names``).  "Body coordinates" are
+Plücker coordinates at body ``i``'s frame; "world coordinates" are base coordinates, with
+their origin at the base frame's origin (Featherstone's ``^0v_i``).  For a model with loop
+joints every function describes its spanning tree: loop constraints are not enforced here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validate import as_array
+from .model import Model
+from .se3 import material_jacobian
+from .vectors import cross_motion, inv_motion, pluho, point_acceleration, unskew, xinv
+
+__all__ = [
+    "forward_kinematics",
+    "body_poses",
+    "body_velocities",
+    "body_accelerations",
+    "body_jacobian",
+    "jdot_qdot",
+    "point_jacobian",
+    "kinetic_energy",
+    "potential_energy",
+    "momentum",
+    "center_of_mass",
+]
+
+_FRAMES = ("body", "world")
+
+
+@dataclass
+class _ForwardPass:
+    """What one sweep from the base to the leaves computes (lists indexed by body number)."""
+
+    Xup: list  # Xup[i] = ^iX_λ(i), (..., 6, 6); Xup[0] is None
+    X0: list  # X0[i] = ^iX_0, (..., 6, 6); X0[0] = 1
+    S: list  # S[i], (..., 6, nv_i) in body i coordinates; S[0] is None
+    v: list | None  # v[i], (..., 6) body coordinates; None unless qd was given
+    a: list | None  # a[i], (..., 6) body coordinates, without gravity; None unless qdd was given
+
+
+def _mv(X: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Matrix-vector product over batches: ``X @ v`` for (..., n, m) and (..., m)."""
+    return (X @ v[..., None])[..., 0]
+
+
+def _forward_pass(model: Model, q: np.ndarray, qd=None, qdd=None) -> _ForwardPass:
+    """The base-to-leaves recursion of Example 4.4 and eqs. 5.7–5.8 on validated arrays.
+
+    Velocities are computed when ``qd`` is given, accelerations when ``qdd`` is given too.
+    """
+    batch = np.broadcast_shapes(*(x.shape[:-1] for x in (q, qd, qdd) if x is not None))
+    Xup, X0, S = [None], [np.broadcast_to(np.eye(6), batch + (6, 6))], [None]
+    v = None if qd is None else [np.zeros(batch + (6,))]
+    a = None if qdd is None else [np.zeros(batch + (6,))]
+    for i in range(1, model.NB + 1):
+        joint, p = model.joints[i], model.parent[i]
+        q_i = q[..., model.q_index[i]]
+        if qd is None:
+            X_J, S_i = joint.transform(q_i), joint.motion_subspace(q_i)
+        else:
+            X_J, S_i, v_J, c_J = joint.jcalc(q_i, qd[..., model.v_index[i]])
+        Xup.append(X_J @ model.X_tree[i])
+        X0.append(Xup[i] @ X0[p])
+        S.append(S_i)
+        if v is not None:
+            v.append(_mv(Xup[i], v[p]) + v_J)
+        if a is not None:
+            a.append(
+                _mv(Xup[i], a[p])
+                + _mv(S_i, qdd[..., model.v_index[i]])
+                + c_J
+                + cross_motion(v[i], v_J)
+            )
+    return _ForwardPass(Xup, X0, S, v, a)
+
+
+def _stack(per_body: list, batch: tuple, tail: tuple) -> np.ndarray:
+    """Stack a per-body list into one array of shape ``batch + (NB + 1,) + tail``."""
+    return np.stack([np.broadcast_to(x, batch + tail) for x in per_body], axis=len(batch))
+
+
+def _batch(*arrays) -> tuple:
+    return np.broadcast_shapes(*(x.shape[:-1] for x in arrays))
+
+
+def _body_index(model: Model, body) -> int:
+    """Body number from an int ``0 … NB`` or a body name; ``ValueError`` otherwise."""
+    if isinstance(body, str):
+        return model.body(body)
+    if isinstance(body, bool) or not isinstance(body, (int, np.integer)):
+        raise ValueError(f"body must be a body number or a body name, got {body!r}")
+    if not 0 <= body <= model.NB:
+        raise ValueError(f"body must be in 0 … {model.NB} (0 is the base), got {body}")
+    return int(body)
+
+
+def _check_frame(frame: str) -> None:
+    if frame not in _FRAMES:
+        raise ValueError(f"frame must be 'body' or 'world', got {frame!r}")
+
+
+def _pose(X0_i: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(R, o)`` of a body from ``^iX_0 = plux(E, o)``: ``R = Eᵀ`` (body → world), origin ``o``."""
+    E = X0_i[..., :3, :3]
+    R = np.swapaxes(E, -1, -2)
+    return R, unskew(-R @ X0_i[..., 3:, :3])
+
+
+# ----------------------------------------------------------------------------- positions
+
+
+def forward_kinematics(model: Model, q) -> np.ndarray:
+    """Transforms ``^iX_0`` from base to body coordinates of every body (Featherstone Ex. 4.3).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (..., nq)
+
+    Returns
+    -------
+    X0 : ndarray, shape (..., NB + 1, 6, 6)
+        ``X0[..., i, :, :] = ^iX_0``; row 0 (the base) is the identity.
+
+    Raises
+    ------
+    ValueError
+        If ``q`` has the wrong shape, is not finite, or is not a valid configuration.
+
+    Examples
+    --------
+    >>> import numpy as np, spatial as sp
+    >>> from spatial.joints import Revolute
+    >>> model = sp.Model()
+    >>> I = sp.mcI(1.0, [0.5, 0, 0], np.eye(3))
+    >>> model.add_body(0, Revolute("z"), sp.xlt([1.0, 0, 0]), I)
+    1
+    >>> X0 = sp.forward_kinematics(model, [np.pi / 2])
+    >>> np.allclose(X0[1], sp.rotz(np.pi / 2) @ sp.xlt([1.0, 0, 0]))
+    True
+    """
+    q, _, _, _ = model.check_state(q)
+    return _stack(_forward_pass(model, q).X0, q.shape[:-1], (6, 6))
+
+
+def body_poses(model: Model, q) -> np.ndarray:
+    """World frames ``E_0i = [[R_i, p_i], [0, 1]]`` of every body (Sueda eq. 2.6).
+
+    ``E_0i`` maps point coordinates from body ``i`` to the base: its columns are body ``i``'s
+    axes and origin in world coordinates.  It is ``pluho`` of ``^0X_i = (^iX_0)⁻¹`` (Featherstone
+    eq. 2.28), so ``Ad(E_0i) == ^0X_i``.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (..., nq)
+
+    Returns
+    -------
+    ndarray, shape (..., NB + 1, 4, 4)
+        Row 0 (the base) is the identity.
+
+    Raises
+    ------
+    ValueError
+        If ``q`` has the wrong shape, is not finite, or is not a valid configuration.
+    """
+    return pluho(xinv(forward_kinematics(model, q)))
+
+
+# ----------------------------------------------------------------------------- velocities
+
+
+def body_velocities(model: Model, q, qd, frame: str = "body") -> np.ndarray:
+    """Spatial velocity of every body, ``v_i = v_λ(i) + S_i q̇_i`` (Featherstone eq. 5.7, Ex. 4.4).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (..., nq)
+    qd : array_like, shape (..., nv)
+        Velocity variables.
+    frame : {"body", "world"}
+        ``"body"``: ``v_i`` in body ``i``'s coordinates, ``[ω; velocity of the body's origin]``
+        (Sueda's body twist).  ``"world"``: ``^0v_i = ^0X_i v_i`` in base coordinates, whose
+        linear part is the velocity of the body-fixed point at the base origin (Example 4.4).
+
+    Returns
+    -------
+    ndarray, shape (..., NB + 1, 6)
+        Row 0 (the base) is zero.
+
+    Raises
+    ------
+    ValueError
+        If a state array has the wrong shape or is invalid, or ``frame`` is unknown.
+    """
+    _check_frame(frame)
+    q, qd, _, _ = model.check_state(q, qd)
+    fp = _forward_pass(model, q, qd)
+    batch = _batch(q, qd)
+    v = _stack(fp.v, batch, (6,))
+    return v if frame == "body" else inv_motion(_stack(fp.X0, batch, (6, 6)), v)
+
+
+def body_accelerations(model: Model, q, qd, qdd, frame: str = "body") -> np.ndarray:
+    """Spatial acceleration of every body (Featherstone eq. 5.8 with ``c_J``, eq. 3.40).
+
+    ``a_i = a_λ(i) + S_i q̈_i + c_J + v_i × v_J`` with ``a_0 = 0``: the true accelerations,
+    *without* the fictitious base acceleration that RNEA uses for gravity (§5.3).  Spatial
+    accelerations are not classical ones: the classical acceleration of a body-fixed point
+    follows from :func:`spatial.point_acceleration` (§2.11).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (..., nq)
+    qd, qdd : array_like, shape (..., nv)
+    frame : {"body", "world"}
+        Body coordinates (the derivative of the body-coordinate velocity) or base coordinates.
+
+    Returns
+    -------
+    ndarray, shape (..., NB + 1, 6)
+
+    Raises
+    ------
+    ValueError
+        If a state array has the wrong shape or is invalid, or ``frame`` is unknown.
+    """
+    _check_frame(frame)
+    q, qd, qdd, _ = model.check_state(q, qd, qdd)
+    fp = _forward_pass(model, q, qd, qdd)
+    batch = _batch(q, qd, qdd)
+    a = _stack(fp.a, batch, (6,))
+    return a if frame == "body" else inv_motion(_stack(fp.X0, batch, (6, 6)), a)
+
+
+# ----------------------------------------------------------------------------- Jacobians
+
+
+def _body_jacobian(model: Model, fp: _ForwardPass, i: int) -> np.ndarray:
+    """Sueda's Alg. 1 on a forward pass: the blocks ``^iX_j S_j`` for ``j ∈ κ(i)``, (..., 6, nv)."""
+    batch = fp.X0[0].shape[:-2]
+    J = np.zeros(batch + (6, model.nv))
+    iXj = np.broadcast_to(np.eye(6), batch + (6, 6))  # ^iX_j, starting at j = i
+    for j in reversed(model.support(i)):
+        J[..., model.v_index[j]] = iXj @ fp.S[j]
+        iXj = iXj @ fp.Xup[j]
+    return J
+
+
+def body_jacobian(model: Model, q, body, frame: str = "body") -> np.ndarray:
+    """Body Jacobian ``J_i`` with ``v_i = J_i q̇`` (Featherstone eq. 4.6, Sueda eq. 2.14).
+
+    Column block ``j`` is ``^iX_j S_j`` if joint ``j`` supports body ``i`` (``j ∈ κ(i)``) and
+    zero otherwise.  The blocks are filled by walking from body ``i`` towards the base and
+    accumulating ``^iX_j = ^iX_λ(j') ⋯`` one parent transform at a time (Sueda §2.1, Alg. 1).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (..., nq)
+    body : int or str
+        Body number ``0 … NB`` or name (the base has ``J = 0``).
+    frame : {"body", "world"}
+        ``"body"``: ``v_i`` in body ``i``'s coordinates; ``"world"``: ``^0v_i`` in base
+        coordinates (``^0X_i J_i``).
+
+    Returns
+    -------
+    J : ndarray, shape (..., 6, nv)
+
+    Raises
+    ------
+    ValueError
+        If ``q`` is invalid, ``body`` is not a body of the model, or ``frame`` is unknown.
+    """
+    i = _body_index(model, body)
+    _check_frame(frame)
+    q, _, _, _ = model.check_state(q)
+    fp = _forward_pass(model, q)
+    J = _body_jacobian(model, fp, i)
+    return J if frame == "body" else xinv(fp.X0[i]) @ J
+
+
+def jdot_qdot(model: Model, q, qd, body, frame: str | None = None, point=None) -> np.ndarray:
+    """``J̇ q̇`` of a body (or of a body-fixed point): its acceleration when ``q̈ = 0``.
+
+    Differentiating ``v_i = J_i q̇`` gives ``a_i = J_i q̈ + J̇_i q̇``, so ``J̇_i q̇`` is the
+    spatial acceleration of body ``i`` at ``q̈ = 0`` (Sueda eq. 2.2, §2.2), computed by the
+    shared recursion without forming ``J̇``.  In body coordinates it is the time derivative of
+    ``body_jacobian(q(t), i) q̇`` (the body-coordinate velocity), in world coordinates that of
+    ``body_jacobian(q(t), i, frame="world") q̇``.
+
+    With ``point`` (coordinates ``p`` in body ``i``'s frame) the result is instead the
+    *classical* acceleration of that body-fixed point at ``q̈ = 0``, in world coordinates:
+    ``R_i (a_O + α × p + ω × (v_O + ω × p))`` (Featherstone §2.11,
+    :func:`spatial.point_acceleration`), the time derivative of
+    ``point_jacobian(q(t), i, p) q̇``.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (..., nq)
+    qd : array_like, shape (..., nv)
+    body : int or str
+    frame : {"body", "world"}, optional
+        For the spatial result: default ``"body"``.  With ``point`` only ``"world"`` (the
+        default) is accepted.
+    point : array_like, shape (..., 3), optional
+        A point fixed in body ``i``, in body coordinates.
+
+    Returns
+    -------
+    ndarray, shape (..., 6), or (..., 3) with ``point``
+
+    Raises
+    ------
+    ValueError
+        If a state array, ``body``, ``point`` or ``frame`` is invalid (including
+        ``frame="body"`` together with ``point``).
+    """
+    i = _body_index(model, body)
+    if point is not None and frame == "body":
+        raise ValueError("with point, the acceleration is in world coordinates: use frame='world'")
+    frame = ("body" if point is None else "world") if frame is None else frame
+    _check_frame(frame)
+    p = None if point is None else as_array(point, "point", (3,))
+    q, qd, _, _ = model.check_state(q, qd)
+    fp = _forward_pass(model, q, qd, np.zeros(model.nv))
+    a_i, v_i = fp.a[i], fp.v[i]
+    if p is None:
+        return a_i if frame == "body" else inv_motion(fp.X0[i], a_i)
+    R, _ = _pose(fp.X0[i])
+    return _mv(R, point_acceleration(v_i, a_i, p))
+
+
+def point_jacobian(model: Model, q, body, point) -> np.ndarray:
+    """Jacobian of the world velocity of a body-fixed point, ``ṗ_world = J_p q̇``.
+
+    The point's velocity in body coordinates is ``v_O + ω × p = [-p×, 1] v_i`` (Featherstone
+    §2.5); rotated into the world it is ``R_i Γ(p) v_i`` with Sueda's material Jacobian
+    ``Γ(p) = [[p]ᵀ, 1]`` (Sueda eq. 1.12), so ``J_p = R_i Γ(p) J_i`` with ``J_i`` the body
+    Jacobian in body coordinates.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (..., nq)
+    body : int or str
+    point : array_like, shape (..., 3)
+        The point in body ``i``'s coordinates.
+
+    Returns
+    -------
+    ndarray, shape (..., 3, nv)
+
+    Raises
+    ------
+    ValueError
+        If ``q``, ``body`` or ``point`` is invalid.
+    """
+    i = _body_index(model, body)
+    p = as_array(point, "point", (3,))
+    q, _, _, _ = model.check_state(q)
+    fp = _forward_pass(model, q)
+    J = _body_jacobian(model, fp, i)
+    R, _ = _pose(fp.X0[i])
+    return R @ material_jacobian(p) @ J
+
+
+# ----------------------------------------------------------------------------- energy, momentum
+
+
+def _mass_moments(model: Model, X0: list) -> tuple[float, np.ndarray]:
+    """Total mass and total first moment of mass ``Σ m_i c_i`` in world coordinates (..., 3).
+
+    Body ``i``'s first moment ``h_i = m_i c_i`` sits in its inertia's upper-right block
+    ``m_i c_i×`` (eq. 2.63); in the world it is ``R_i h_i + m_i o_i``.
+    """
+    mass, moment = 0.0, 0.0
+    for i in range(1, model.NB + 1):
+        m_i = model.inertia[i][3, 3]
+        R, o = _pose(X0[i])
+        mass += m_i
+        moment = moment + _mv(R, unskew(model.inertia[i][:3, 3:])) + m_i * o
+    return mass, np.broadcast_to(moment, X0[0].shape[:-2] + (3,))
+
+
+def kinetic_energy(model: Model, q, qd) -> np.ndarray:
+    """Kinetic energy ``T = ½ Σ_i v_i · I_i v_i`` (Featherstone eq. 2.67; ``= ½ q̇ᵀ H q̇``, eq. 3.2).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (..., nq)
+    qd : array_like, shape (..., nv)
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        If a state array has the wrong shape or is invalid.
+    """
+    q, qd, _, _ = model.check_state(q, qd)
+    v = _forward_pass(model, q, qd).v
+    T = np.zeros(_batch(q, qd))
+    for i in range(1, model.NB + 1):
+        T = T + 0.5 * np.einsum("...j,jk,...k->...", v[i], model.inertia[i], v[i])
+    return T
+
+
+def potential_energy(model: Model, q) -> np.ndarray:
+    """Gravitational potential energy ``V = -Σ_i m_i g · c_i`` (``c_i``: world centre of mass).
+
+    The zero level is the plane through the base origin perpendicular to ``model.gravity``: ``V``
+    is the total weight times the height of the centre of mass above that plane.  Its gradient
+    with respect to the velocity variables is the gravity part of the inverse dynamics,
+    ``∂V/∂q = rnea(q, 0, 0)`` (Featherstone eq. 3.1: the bias force at rest).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (..., nq)
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        If ``q`` is invalid.
+    """
+    q, _, _, _ = model.check_state(q)
+    _, moment = _mass_moments(model, _forward_pass(model, q).X0)
+    return -moment @ model.gravity
+
+
+def center_of_mass(model: Model, q) -> tuple[np.ndarray, float]:
+    """World position of the centre of mass of all moving bodies, and their total mass.
+
+    ``c = Σ_i m_i c_i / Σ_i m_i`` with each body's centre of mass ``c_i`` taken from its
+    spatial inertia (Featherstone eq. 2.63) and placed in the world by ``^0X_i``.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (..., nq)
+
+    Returns
+    -------
+    com : ndarray, shape (..., 3)
+    mass : float
+
+    Raises
+    ------
+    ValueError
+        If ``q`` is invalid or the bodies have zero total mass.
+    """
+    q, _, _, _ = model.check_state(q)
+    mass, moment = _mass_moments(model, _forward_pass(model, q).X0)
+    if mass <= 0.0:
+        raise ValueError("the model's bodies have zero total mass: no centre of mass")
+    return moment / mass, float(mass)
+
+
+def momentum(model: Model, q, qd) -> np.ndarray:
+    """Total spatial momentum of the tree in base coordinates, ``Σ_i ^0X_i* I_i v_i``.
+
+    Each body's momentum ``h_i = I_i v_i`` (Featherstone eq. 2.61) is a force-type vector; it
+    is carried to base coordinates by the force transform ``^0X_i* = (^iX_0)ᵀ`` and summed
+    (§2.12).  Its rate of change equals the total external force on the moving bodies
+    (gravity, contacts, and the reaction from the base through the joints of ``μ(0)``).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (..., nq)
+    qd : array_like, shape (..., nv)
+
+    Returns
+    -------
+    ndarray, shape (..., 6)
+        ``[angular momentum about the base origin; linear momentum]``.
+
+    Raises
+    ------
+    ValueError
+        If a state array has the wrong shape or is invalid.
+    """
+    q, qd, _, _ = model.check_state(q, qd)
+    fp = _forward_pass(model, q, qd)
+    h = np.zeros(_batch(q, qd) + (6,))
+    for i in range(1, model.NB + 1):
+        h = h + _mv(np.swapaxes(fp.X0[i], -1, -2), _mv(model.inertia[i], fp.v[i]))
+    return h
