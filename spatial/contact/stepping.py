@@ -1,0 +1,487 @@
+"""Time stepping with rigid contact: impacts, complementarity, friction and stabilization.
+
+Featherstone's Table 11.1 simulates contact *event by event*: integrate with the active
+contacts as equality constraints, watch for geometric events (contact gains and losses) and
+negative contact forces, back up to the earliest event, apply impulsive dynamics at a
+collision, re-solve the contact LCP when a force turns negative, and carry on.  A
+*velocity-level time stepper* (Stewart–Trinkle, Anitescu–Potra; ArtiSynth §0.10, Sueda
+§1.11–1.13) keeps that structure but lets one complementarity problem per step decide which
+contacts push, so contact losses and negative forces need no separate detection.  One
+:func:`step` here does, in the order of Table 11.1:
+
+1. **Geometry** — detect the candidate contacts (§11.6); those with gap ``φ <= margin`` are the
+   *current* contacts.
+2. **Collision** (Table 11.1 step 4, §11.7) — if a current contact approaches faster than
+   ``threshold``, apply impulsive dynamics with restitution (:func:`~spatial.contact.impact`,
+   Newton or Poisson, with the friction model) to the velocity.
+3. **Contact step** (steps 1, 2 and 6) — with the free velocity ``v_free = v + h H⁻¹(τ - C)``,
+   solve the velocity-level complementarity problem on the Delassus matrix ``W = J H⁻¹ Jᵀ``,
+   ``0 <= λ_n ⟂ (J v⁺)_n - b >= 0`` with Coulomb friction, and set ``v⁺ = v_free + H⁻¹ Jᵀλ``,
+   ``q⁺ = q ⊕ h v⁺`` (semi-implicit Euler).  The target ``b`` lets a separated current contact
+   close its gap in this step (``b = -φ/h`` for ``φ > 0``) and, with Baumgarte stabilization,
+   pushes a penetrating one out (``b = -β φ/h``, Sueda eq. 1.82 with ``γ = β/h``).  With
+   ``compliance`` the normal rows are regularized as in ArtiSynth eq. 0.10: ``W + γα/h²`` and
+   ``b = -γφ/h``, ``γ = (½ + damping/h)⁻¹``: a stiff spring instead of a hard constraint.
+4. **Event location** (step 3) — if a contact that was not current penetrates at the end of
+   the step, the step is shortened (regula falsi on the step length, i.e. on the interpolating
+   polynomial of the Euler step, eq. 11.49) until that contact just touches; its collision is
+   then handled at the start of the next step.
+5. **Post-stabilization** (Sueda §1.12, Cline & Pai) — remaining penetrations are removed by
+   the smallest position correction in the kinetic-energy metric,
+   ``q ← q ⊕ H⁻¹ J_nᵀ μ`` with ``0 <= μ ⟂ φ + J_n H⁻¹ J_nᵀ μ >= 0``; velocities are untouched.
+
+``step`` and ``simulate`` work for trees and free bodies alike (:class:`~spatial.contact.Scene`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .friction import FrictionResult
+from .impact import ImpactResult, impact, restitution_coefficient
+from .lcp import LCPError, pgs
+from .rigid import FRICTION_MODELS, solve_impulses
+from .scene import Contacts, Scene
+
+__all__ = ["ContactParams", "StepInfo", "Trajectory", "simulate", "step"]
+
+_STABILIZATION = ("post", "baumgarte", "none")
+_EVENT_ITERATIONS = 40
+
+
+def _nonnegative(x, name: str) -> float:
+    a = np.asarray(x, dtype=float)
+    if a.shape != () or not np.isfinite(a) or a < 0:
+        raise ValueError(f"{name} must be a number >= 0, got {x!r}")
+    return float(a)
+
+
+@dataclass(frozen=True)
+class ContactParams:
+    """Contact model and stepping options of :func:`step` and :func:`simulate`.
+
+    Parameters
+    ----------
+    mu : float
+        Coulomb friction coefficient, >= 0 (0: frictionless, normal rows only).
+    friction : {"polyhedral", "pyramid", "box", "gauss-seidel"}
+        Friction model (:func:`~spatial.contact.solve_impulses`).
+    k : int, optional
+        Facets of the polyhedral / pyramid cone (defaults 8 / 4; 2 in the plane).
+    restitution : float
+        Coefficient of restitution ``e`` in [0, 1] applied at collisions.
+    law : {"poisson", "newton"}
+        Restitution law (:mod:`spatial.contact.impact`).
+    threshold : float
+        Approach speed (m/s, >= 0) above which a current contact triggers an impact.
+    stabilization : {"post", "baumgarte", "none"}
+        How penetration is removed.
+    baumgarte : float
+        Fraction ``β`` of the penetration removed per step by Baumgarte stabilization, in [0, 1].
+    compliance : float
+        ``α >= 0`` (m/N): regularized normal contact (ArtiSynth §0.11); 0 for hard contact.
+    damping : float
+        ``β_d >= 0`` (s) of the regularization (ArtiSynth eq. 0.7).
+    tol : float
+        Accuracy of the contact solvers (:func:`~spatial.contact.solve_impulses`), > 0.
+    margin : float
+        Contacts with a gap up to ``margin`` (m, >= 0) are current.
+    locate_events : bool
+        Shorten steps to the moment a new contact touches (Table 11.1 step 3).
+    event_tol : float
+        Penetration (m, > 0) accepted at a located event.
+
+    Raises
+    ------
+    ValueError
+        For a negative ``mu``, a restitution outside [0, 1], an unknown friction model, law or
+        stabilization, or any other out-of-range value.
+    """
+
+    mu: float = 0.0
+    friction: str = "polyhedral"
+    k: int | None = None
+    restitution: float = 0.0
+    law: str = "poisson"
+    threshold: float = 1e-2
+    stabilization: str = "post"
+    baumgarte: float = 0.2
+    compliance: float = 0.0
+    damping: float = 0.0
+    tol: float = 1e-9
+    margin: float = 1e-6
+    locate_events: bool = True
+    event_tol: float = 1e-6
+
+    def __post_init__(self) -> None:
+        mu = np.asarray(self.mu, dtype=float)
+        if mu.shape != () or not np.isfinite(mu) or mu < 0:
+            raise ValueError(f"friction coefficient mu must be a number >= 0, got {self.mu!r}")
+        object.__setattr__(self, "mu", float(mu))
+        e = restitution_coefficient(self.restitution)
+        if e.shape != ():
+            raise ValueError("restitution must be a single number in [0, 1]")
+        object.__setattr__(self, "restitution", float(e))
+        if self.friction not in FRICTION_MODELS:
+            raise ValueError(f"friction must be one of {FRICTION_MODELS}, got {self.friction!r}")
+        if self.law not in ("poisson", "newton"):
+            raise ValueError(f"law must be 'poisson' or 'newton', got {self.law!r}")
+        if self.stabilization not in _STABILIZATION:
+            raise ValueError(
+                f"stabilization must be one of {_STABILIZATION}, got {self.stabilization!r}"
+            )
+        if self.k is not None and (int(self.k) != self.k or self.k < 2):
+            raise ValueError(f"k must be an integer >= 2 (facets of the cone), got {self.k!r}")
+        for name in ("threshold", "compliance", "damping", "margin"):
+            object.__setattr__(self, name, _nonnegative(getattr(self, name), name))
+        beta = _nonnegative(self.baumgarte, "baumgarte")
+        if beta > 1:
+            raise ValueError(f"baumgarte must lie in [0, 1] (fraction per step), got {beta}")
+        object.__setattr__(self, "baumgarte", beta)
+        for name in ("event_tol", "tol"):
+            value = _nonnegative(getattr(self, name), name)
+            if value == 0:
+                raise ValueError(f"{name} must be > 0")
+            object.__setattr__(self, name, value)
+
+
+@dataclass
+class StepInfo:
+    """What happened in one :func:`step`.
+
+    Attributes
+    ----------
+    h : float
+        Time actually advanced (shorter than requested at a located event).
+    contacts : Contacts
+        The current contacts of the step.
+    impulses : FrictionResult
+        Contact impulses of the velocity-level step.
+    impact : ImpactResult or None
+        The collision resolved at the start of the step, if any.
+    event : bool
+        True if the step was shortened to a contact gain.
+    penetration : float
+        Deepest penetration (>= 0) at the end of the step, after stabilization.
+    end : Contacts
+        All candidate contacts at the end of the step.
+    fallbacks : int
+        Contact problems of the step that the chosen friction model failed to solve and
+        Gauss–Seidel solved instead.
+    """
+
+    h: float
+    contacts: Contacts
+    impulses: FrictionResult
+    impact: ImpactResult | None
+    event: bool
+    penetration: float
+    end: Contacts
+    fallbacks: int = 0
+
+
+_FALLBACK_TOL = 1e-6  # relative impulse change per sweep accepted from the fallback
+
+
+def _solve(call, p: ContactParams, what: str):
+    """``call(friction, tol)`` with the chosen friction model, then Gauss–Seidel if it fails.
+
+    Returns the result and whether the fallback was used.  Lemke can fail numerically on the
+    singular, degenerate problems of faces resting on four vertices (more contacts than
+    independent constraints, Featherstone §11.5); Gauss–Seidel is slower but robust there,
+    converging to a relative impulse change of ``1e-6`` per sweep.
+    """
+    res = call(p.friction, p.tol)
+    if res.converged:
+        return res, False
+    fallback = call("gauss-seidel", max(p.tol, _FALLBACK_TOL))
+    if fallback.converged:
+        return fallback, True
+    raise LCPError(f"{what}: {res.message}")
+
+
+def _advance(scene: Scene, q, v, h: float, p: ContactParams, tau, start: Contacts):
+    """Steps 2–3 of the module docstring from ``(q, v)`` over ``h``.
+
+    Returns ``(q⁺, v⁺, current contacts, impulses, impact result, fallbacks)``.
+    """
+    current = start.select(start.gap <= p.margin)
+    nc, d = len(current), scene.tangent_dim
+    H = scene.mass_matrix(q)
+    J, _ = scene.jacobian(q, current)
+    HiJT = np.linalg.solve(H, J.T)
+    W = J @ HiJT
+    options = dict(k=p.k, tangent_dim=d)
+    collision, fallbacks = None, 0
+    if nc and np.min(J[:nc] @ v) < -p.threshold:  # Table 11.1 step 4: impulsive dynamics
+        zeta = J @ v
+
+        def collide(friction, tol):
+            e, law = p.restitution, p.law
+            return impact(
+                W, zeta, p.mu, restitution=e, law=law, friction=friction, tol=tol, **options
+            )
+
+        collision, used = _solve(collide, p, "impact")
+        fallbacks += used
+        v = v + HiJT @ collision.impulse
+    v_free = v + h * np.linalg.solve(H, scene.generalized_force(q, v, tau))
+    gap = current.gap
+    if p.compliance > 0:  # ArtiSynth eq. 0.10: regularized unilateral constraints
+        gamma = 1.0 / (0.5 + p.damping / h)
+        W[np.arange(nc), np.arange(nc)] += gamma * p.compliance / h**2
+        inside = -gamma * gap / h
+    elif p.stabilization == "baumgarte":
+        inside = -p.baumgarte * gap / h
+    else:
+        inside = np.zeros(nc)
+    bias = np.where(gap > 0, -gap / h, inside)
+    u = J @ v_free
+
+    def contact_step(friction, tol):
+        return solve_impulses(W, u, p.mu, bias=bias, friction=friction, tol=tol, **options)
+
+    res, used = _solve(contact_step, p, "contact step")
+    lam = np.concatenate([res.normal, res.tangent.ravel()])
+    v_next = v_free + HiJT @ lam
+    return scene.integrate(q, v_next, h), v_next, current, res, collision, fallbacks + used
+
+
+def _post_stabilize(scene: Scene, q, contacts: Contacts, p: ContactParams):
+    """Remove penetrations by the smallest correction in the metric of ``H`` (module step 5).
+
+    Penetrations below a thousandth of ``event_tol`` (round-off) are left alone.
+    """
+    near = contacts.select(contacts.gap <= p.margin)
+    if not np.any(near.gap < -1e-3 * p.event_tol):
+        return q
+    J, _ = scene.jacobian(q, near)
+    Jn = J[: len(near)]
+    HiJT = np.linalg.solve(scene.mass_matrix(q), Jn.T)
+    W = Jn @ HiJT
+    W[np.diag_indices_from(W)] += 1e-12 * max(1.0, np.trace(W))  # keeps zero rows solvable
+    mu = pgs(W, near.gap, tol=1e-10, max_iter=1000).z
+    return scene.integrate(q, HiJT @ mu, 1.0)
+
+
+def _new_contact_gap(new: np.ndarray, contacts: Contacts) -> float:
+    return float(np.min(contacts.gap[new], initial=np.inf))
+
+
+def _step(scene: Scene, q, v, h: float, p: ContactParams, tau, start: Contacts | None = None):
+    """One step on a validated state (module docstring, steps 1–5); ``start = detect(q)``."""
+    start = scene.detect(q) if start is None else start
+    q1, v1, current, res, collision, fallbacks = _advance(scene, q, v, h, p, tau, start)
+    end = scene.detect(q1)
+    taken, event = h, False
+    new = np.isfinite(start.gap) & (start.gap > p.margin)
+    g_end = _new_contact_gap(new, end)
+    if p.locate_events and g_end < -p.event_tol:  # Table 11.1 step 3: back up to the event
+        event = True
+        lo, g_lo, hi, g_hi = 0.0, _new_contact_gap(new, start), 1.0, g_end
+        target = 0.5 * (p.margin - p.event_tol)
+        for _ in range(_EVENT_ITERATIONS):
+            s = hi - (g_hi - target) * (hi - lo) / (g_hi - g_lo)
+            s = min(max(s, lo + 1e-3 * (hi - lo)), hi - 1e-3 * (hi - lo))
+            trial = _advance(scene, q, v, s * h, p, tau, start)
+            trial_end = scene.detect(trial[0])
+            g = _new_contact_gap(new, trial_end)
+            if g > p.margin:
+                lo, g_lo = s, g
+            else:
+                hi, g_hi = s, g
+                q1, v1, current, res, collision, fallbacks = trial
+                end, taken = trial_end, s * h
+                if g >= -p.event_tol:
+                    break
+    if p.stabilization == "post" and p.compliance == 0:
+        q_stab = _post_stabilize(scene, q1, end, p)
+        if q_stab is not q1:
+            q1, end = q_stab, scene.detect(q_stab)
+    finite = end.gap[np.isfinite(end.gap)]
+    penetration = max(0.0, -float(np.min(finite, initial=0.0)))
+    return q1, v1, StepInfo(taken, current, res, collision, event, penetration, end, fallbacks)
+
+
+def _params(params) -> ContactParams:
+    if params is None:
+        return ContactParams()
+    if not isinstance(params, ContactParams):
+        raise ValueError(f"params must be a ContactParams, got {type(params).__name__}")
+    return params
+
+
+def _tau(scene: Scene, tau) -> np.ndarray:
+    if tau is None:
+        return np.zeros(scene.nv)
+    tau = np.asarray(tau, dtype=float)
+    if tau.shape != (scene.nv,) or not np.all(np.isfinite(tau)):
+        raise ValueError(f"tau must be a finite vector of shape ({scene.nv},), got {tau.shape}")
+    return tau
+
+
+def _positive(h, name: str) -> float:
+    a = np.asarray(h, dtype=float)
+    if a.shape != () or not np.isfinite(a) or a <= 0:
+        raise ValueError(f"{name} must be a positive number, got {h!r}")
+    return float(a)
+
+
+def step(scene: Scene, q, v, h: float, params: ContactParams | None = None, tau=None):
+    """One time step with rigid contact (module docstring; Featherstone Table 11.1).
+
+    Parameters
+    ----------
+    scene : Scene
+    q : array_like
+        Configuration: ``(nq,)`` for a tree, body frames ``(N, 4, 4)`` for free bodies.
+    v : array_like, shape (nv,)
+        Velocity variables.
+    h : float
+        Step size (s), > 0.
+    params : ContactParams, optional
+    tau : array_like, shape (nv,), optional
+        Applied generalized forces (joint torques; body wrenches for free bodies).
+
+    Returns
+    -------
+    q, v :
+        The state after ``info.h`` seconds.
+    info : StepInfo
+
+    Raises
+    ------
+    ValueError
+        For an invalid state, step size, ``params`` or ``tau``.
+    spatial.contact.LCPError
+        If a contact problem has no solution the solver can find.
+    """
+    q, v = scene.check_state(q, v)
+    return _step(scene, q, v, _positive(h, "h"), _params(params), _tau(scene, tau))
+
+
+@dataclass
+class Trajectory:
+    """A simulated motion, one row per (possibly shortened) step.
+
+    Attributes
+    ----------
+    t : numpy.ndarray, shape (n,)
+    q : numpy.ndarray, shape (n, nq) or (n, N, 4, 4)
+    v : numpy.ndarray, shape (n, nv)
+    kinetic, potential : numpy.ndarray, shape (n,)
+        Kinetic and gravitational potential energy.
+    penetration : numpy.ndarray, shape (n,)
+        Deepest penetration after each step (>= 0).
+    contacts : numpy.ndarray of int, shape (n,)
+        Number of current contacts in the step that led to each row (0 for the first).
+    impacts : list of (float, ImpactResult)
+        Time and outcome of every collision.
+    events : int
+        Number of steps shortened to a contact gain.
+    fallbacks : int
+        Contact problems solved by the Gauss–Seidel fallback (:class:`StepInfo`).
+    """
+
+    t: np.ndarray
+    q: np.ndarray
+    v: np.ndarray
+    kinetic: np.ndarray
+    potential: np.ndarray
+    penetration: np.ndarray
+    contacts: np.ndarray
+    impacts: list = field(default_factory=list)
+    events: int = 0
+    fallbacks: int = 0
+
+    @property
+    def energy(self) -> np.ndarray:
+        """Total mechanical energy ``T + V``."""
+        return self.kinetic + self.potential
+
+
+def _record(rows: dict, scene: Scene, t, q, v, penetration, ncontacts) -> None:
+    T, V = scene.energy(q, v)
+    for key, value in zip(
+        ("t", "q", "v", "kinetic", "potential", "penetration", "contacts"),
+        (t, q, v, T, V, penetration, ncontacts),
+        strict=True,
+    ):
+        rows[key].append(value)
+
+
+def _run(scene: Scene, q, v, duration: float, h: float, advance) -> Trajectory:
+    """The loop shared by the rigid and the soft-contact simulators.
+
+    ``advance(q, v, h) -> (q, v, info)`` with ``info`` carrying ``h`` (time taken),
+    ``penetration``, ``contacts``, ``impact``, ``event`` and ``fallbacks`` as :class:`StepInfo`.
+    """
+    rows = {k: [] for k in ("t", "q", "v", "kinetic", "potential", "penetration", "contacts")}
+    impacts, events, fallbacks = [], 0, 0
+    finite = scene.detect(q).gap
+    finite = finite[np.isfinite(finite)]
+    _record(rows, scene, 0.0, q, v, max(0.0, -float(np.min(finite, initial=0.0))), 0)
+    t, limit = 0.0, int(20 * np.ceil(duration / h)) + 100
+    while t < duration - 1e-12 * max(1.0, duration):
+        if len(rows["t"]) > limit:
+            raise RuntimeError(f"more than {limit} steps (events too frequent) before t={t:g}")
+        q, v, info = advance(q, v, min(h, duration - t))
+        if info.impact is not None:
+            impacts.append((t, info.impact))
+        t += info.h
+        events += info.event
+        fallbacks += info.fallbacks
+        _record(rows, scene, t, q, v, info.penetration, len(info.contacts))
+    arrays = {k: np.array(rows[k]) for k in rows}
+    return Trajectory(**arrays, impacts=impacts, events=events, fallbacks=fallbacks)
+
+
+def simulate(
+    scene: Scene,
+    q0,
+    v0,
+    duration: float,
+    h: float,
+    params: ContactParams | None = None,
+    tau=None,
+) -> Trajectory:
+    """Simulate with rigid contact from ``(q0, v0)`` for ``duration`` seconds (:func:`step`).
+
+    Parameters
+    ----------
+    scene : Scene
+    q0, v0 :
+        Initial state (as for :func:`step`).
+    duration : float
+        Simulated time (s), > 0.
+    h : float
+        Nominal step size (s), > 0; steps are shortened at located events.
+    params : ContactParams, optional
+    tau : array_like, shape (nv,), optional
+        Constant applied generalized forces.
+
+    Returns
+    -------
+    Trajectory
+
+    Raises
+    ------
+    ValueError
+        For invalid input.
+    spatial.contact.LCPError
+        If a contact problem cannot be solved.
+    """
+    q, v = scene.check_state(q0, v0)
+    p, tau = _params(params), _tau(scene, tau)
+    duration, h = _positive(duration, "duration"), _positive(h, "h")
+
+    end = [None]  # the contacts at the end of a step start the next one
+
+    def advance(q, v, hh):
+        q, v, info = _step(scene, q, v, hh, p, tau, end[0])
+        end[0] = info.end
+        return q, v, info
+
+    return _run(scene, q, v, duration, h, advance)
