@@ -1,0 +1,133 @@
+"""The same mechanism in reduced and in maximal coordinates (Sueda §2 intro, Featherstone §4.1).
+
+A kinematic tree (:class:`~spatial.model.Model`, state ``q, q̇``) becomes a maximal-coordinate
+:class:`~spatial.maximal.System` with one body per tree body and one joint constraint per tree
+joint: tree body ``i`` (``1 … NB``) is maximal body ``i - 1`` and tree joint ``i`` is constraint
+``i - 1``.  The joint's predecessor frame sits on the parent at ``E_parent,Fp = pluho(X_T(i))⁻¹``
+(``Ad(E_parent,Fp) = X_T(i)⁻¹``) and its successor frame is the child's body frame, as in the tree
+(``X_λ(i)→i = X_J X_T(i)``, Featherstone eq. 4.4).  The states convert by forward kinematics
+(frames ``E_0i`` and body twists ``v_i``, :mod:`spatial.kinematics`) and back by recovering the
+joint variables from the relative poses (:func:`~spatial.maximal.joint_coordinates`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..kinematics import body_poses, body_velocities
+from ..model import Model
+from ..se3 import frame_inverse
+from ..vectors import pluho
+from .system import System, joint_coordinates
+
+__all__ = ["from_model", "maximal_state", "reduced_state"]
+
+
+def _check_model(model) -> Model:
+    if not isinstance(model, Model):
+        raise ValueError(f"model must be a spatial.Model, got {model!r}")
+    return model
+
+
+def from_model(model: Model) -> System:
+    """The maximal-coordinate system of a kinematic tree: bodies plus joint constraints.
+
+    Parameters
+    ----------
+    model : Model
+        Every body needs a positive definite inertia (a point mass cannot be inverted; the
+        named pendulums of :mod:`spatial.builders` take ``bob_radius > 0``).
+
+    Returns
+    -------
+    System
+        Bodies ``0 … NB-1`` (tree bodies ``1 … NB``, same names), the model's gravity, and
+        joint ``i - 1`` = tree joint ``i`` with ``parent = λ(i) - 1`` (``None`` for the base).
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a Model or a body inertia is singular.
+    """
+    model = _check_model(model)
+    system = System(gravity=model.gravity)
+    for i in range(1, model.NB + 1):
+        system.add_body(model.inertia[i], name=model.names[i])
+    for i in range(1, model.NB + 1):
+        p = model.parent[i]
+        system.add_joint(
+            model.joints[i],
+            None if p == 0 else p - 1,
+            i - 1,
+            parent_frame=frame_inverse(pluho(model.X_tree[i])),
+            name=f"joint{i}",
+        )
+    return system
+
+
+def maximal_state(model: Model, q, qd) -> tuple[np.ndarray, np.ndarray]:
+    """Frames and body twists of every body of a tree from ``(q, q̇)`` (forward kinematics).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (..., nq)
+    qd : array_like, shape (..., nv)
+
+    Returns
+    -------
+    E : ndarray, shape (..., NB, 4, 4)
+        ``E_0i`` of tree bodies ``1 … NB`` (:func:`spatial.body_poses` without the base row).
+    phi : ndarray, shape (..., NB, 6)
+        Their body twists (:func:`spatial.body_velocities` in body coordinates).
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a Model or the state is invalid.
+    """
+    model = _check_model(model)
+    E = body_poses(model, q)[..., 1:, :, :]
+    phi = body_velocities(model, q, qd)[..., 1:, :]
+    batch = np.broadcast_shapes(E.shape[:-3], phi.shape[:-2])
+    return np.broadcast_to(E, batch + E.shape[-3:]).copy(), phi
+
+
+def reduced_state(model: Model, system: System, E, phi, q0=None) -> tuple[np.ndarray, np.ndarray]:
+    """The tree state ``(q, q̇)`` of a maximal-coordinate state of ``from_model(model)``.
+
+    Parameters
+    ----------
+    model : Model
+    system : System
+        The system of ``model`` (:func:`from_model`).
+    E : array_like, shape (..., NB, 4, 4)
+    phi : array_like, shape (..., NB, 6)
+    q0 : array_like, shape (..., nq), optional
+        Warm start for the joint variables (see :func:`~spatial.maximal.joint_coordinates`).
+
+    Returns
+    -------
+    q : ndarray, shape (..., nq)
+    qd : ndarray, shape (..., nv)
+
+    Raises
+    ------
+    ValueError
+        If the system does not have the model's bodies and joints, or as
+        :func:`~spatial.maximal.joint_coordinates`.
+    """
+    model = _check_model(model)
+    same = (
+        system.N == model.NB
+        and len(system.joints) == model.NB
+        and all(
+            jc.joint is model.joints[jc.child + 1]
+            and jc.child == i - 1
+            and jc.parent == (None if model.parent[i] == 0 else model.parent[i] - 1)
+            for i, jc in enumerate(system.joints, start=1)
+        )
+    )
+    if not same:
+        raise ValueError("system is not the maximal-coordinate system of model (use from_model)")
+    return joint_coordinates(system, E, phi, q0)

@@ -1,0 +1,597 @@
+"""Tests for spatial.maximal.system and .conversion: bodies in maximal coordinates, joints and
+contact as constraints, the KKT step (Sueda §1.9–1.13; ArtiSynth §0.6, §0.10–0.11).
+
+Oracles: the joint library's motion subspaces (constraint rows annihilate allowed motions),
+finite differences through the SE(3) exponential (constraint and contact Jacobians), the
+reduced-coordinate tree (ABA accelerations, RNEA joint forces, a fine reference integration),
+closed forms (damped oscillator, Coulomb sliding, a rod on two supports) and the KKT equations.
+"""
+
+import numpy as np
+import pytest
+from scipy.integrate import solve_ivp
+
+import spatial as sp
+import spatial.maximal.system as system_module
+from spatial import joints as J
+from spatial.builders import (
+    JOINT_CODES,
+    double_pendulum,
+    planar_chain,
+    random_inertia,
+    random_tree,
+)
+from spatial.checks import check_jacobian
+from spatial.dynamics.rnea import joint_forces
+from spatial.forces import BodyDamping, assemble, spring_damper
+from spatial.inertia import cuboid_inertia, cylinder_inertia, point_mass_inertia, sphere_inertia
+from spatial.maximal import (
+    GroundPlane,
+    System,
+    bias_wrenches,
+    constraint_error,
+    constraint_jacobian,
+    contact_jacobian,
+    from_model,
+    joint_coordinates,
+    kkt_step,
+    mass_matrix,
+    maximal_state,
+    reduced_state,
+    simulate_system,
+)
+from spatial.se3 import Ad, exp_se3, frame, frame_inverse
+from spatial.vectors import pluho
+
+ALL_CODES = ["R", "P", "H", "C", "PL", "S", "SY", "F", "FREE", "RP", "~R", "~S", "~PL", "~RP"]
+
+
+def joint_pose(joint, q):
+    """Pose of F_s in F_p coordinates: the frame whose adjoint is X_J⁻¹ (X_J = X_sp)."""
+    return frame_inverse(pluho(joint.transform(q)))
+
+
+def two_bodies(rng, code, world_parent=False):
+    """A parent and a child body joined by one joint with random offset frames, joint intact.
+
+    Returns the system, the frames E (N, 4, 4), the joint variables q and the joint.
+    """
+    joint = JOINT_CODES[code.lstrip("~")](rng)
+    if code.startswith("~"):
+        joint = J.Reversed(joint)
+    system = System()
+    parent = None if world_parent else system.add_body(random_inertia(rng))
+    child = system.add_body(random_inertia(rng))
+    pf, cf = exp_se3(rng.normal(size=6)), exp_se3(rng.normal(size=6))
+    system.add_joint(joint, parent, child, parent_frame=pf, child_frame=cf)
+    q = joint.random_configuration(rng)
+    E_parent = np.eye(4) if world_parent else exp_se3(rng.normal(size=6))
+    E_child = E_parent @ pf @ joint_pose(joint, q) @ frame_inverse(cf)
+    E = E_child[None] if world_parent else np.stack([E_parent, E_child])
+    return system, E, q, joint
+
+
+def reference(model, q0, qd0, t):
+    """The tree's motion from ABA, integrated to 1e-11 (scipy RK45)."""
+    nq = model.nq
+
+    def rhs(_, y):
+        q, qd = y[:nq], y[nq:]
+        return np.concatenate([model.q_dot(q, qd), sp.aba(model, q, qd, np.zeros(model.nv))])
+
+    y0 = np.concatenate([q0, qd0])
+    sol = solve_ivp(rhs, (0.0, t[-1]), y0, t_eval=t, rtol=1e-11, atol=1e-12)
+    return sol.y[:nq].T
+
+
+# ----------------------------------------------------------------------------- constraint rows
+
+
+@pytest.mark.parametrize("code", ALL_CODES)
+@pytest.mark.parametrize("world_parent", [False, True])
+def test_constraint_rows_annihilate_the_allowed_relative_motion(rng, code, world_parent):
+    system, E, q, joint = two_bodies(rng, code, world_parent)
+    jc = system.joints[0]
+    G = constraint_jacobian(system, E, q0=q)
+    assert G.shape == (6 - joint.nv, 6 * system.N)
+    assert np.linalg.matrix_rank(G) == 6 - joint.nv
+    # child twist = (parent's motion seen in F_s) + S α, expressed back in child coordinates
+    E_wS = E[jc.child] @ jc.child_frame
+    alpha = rng.normal(size=joint.nv)
+    v_S = joint.motion_subspace(q) @ alpha
+    phi = np.zeros((system.N, 6))
+    if not world_parent:
+        phi[0] = rng.normal(size=6)
+        v_S = v_S + Ad(frame_inverse(E_wS) @ E[0]) @ phi[0]
+    phi[jc.child] = Ad(jc.child_frame) @ v_S
+    np.testing.assert_allclose(G @ phi.ravel(), 0.0, atol=1e-12 * (1 + np.abs(phi).max()))
+
+
+@pytest.mark.parametrize("code", ALL_CODES)
+def test_constraint_jacobian_is_the_derivative_of_the_position_error(rng, code):
+    system, E, q, joint = two_bodies(rng, code)
+    np.testing.assert_allclose(constraint_error(system, E, q0=q), 0.0, atol=1e-12)
+    G = constraint_jacobian(system, E, q0=q)
+    for b in range(system.N):
+
+        def g(E_b, b=b):
+            E_new = E.copy()
+            E_new[b] = E_b
+            return constraint_error(system, E_new, q0=q)
+
+        result = check_jacobian(g, G[:, 6 * b : 6 * b + 6], E[b], space="se3", rtol=1e-7)
+        assert result, (code, b, result)
+
+
+def test_revolute_rows_are_rows_of_the_adjoint():
+    # Sueda §1.10: a hinge about z keeps the other five rows of the relative-velocity adjoint
+    rng = np.random.default_rng(0)
+    system = System()
+    a, b = system.add_body(random_inertia(rng)), system.add_body(random_inertia(rng))
+    system.add_joint(J.Revolute("z"), a, b)
+    E = np.stack([exp_se3(rng.normal(size=6))] * 2)
+    G = constraint_jacobian(system, E)
+    # the two frames coincide, so the relative-velocity adjoint is [-1, 1]; drop row 2 (ω_z)
+    rows = np.hstack([-np.eye(6), np.eye(6)])
+    rows[2] = 0.0
+    T = J.Revolute("z").constraint_subspace(np.zeros(1))  # orthonormal, T Tᵀ drops ω_z
+    np.testing.assert_allclose(T @ G, rows, atol=1e-12)
+
+
+def test_constraint_error_measures_a_known_separation():
+    # a ball joint whose child frame is displaced by d from the parent frame: error = d
+    system = System()
+    body = system.add_body(sphere_inertia(1.0, 0.1))
+    system.add_joint(J.Spherical(), None, body)
+    R = sp.exp_so3([0.3, -0.2, 0.4])
+    d = np.array([0.01, -0.02, 0.03])
+    E = frame(R, d)[None]
+    T = J.Spherical().constraint_subspace(J.Spherical().neutral())  # spans [0; 1₃]
+    residual = np.concatenate([np.zeros(3), R.T @ d])  # the gap seen from the child's frame
+    np.testing.assert_allclose(T @ constraint_error(system, E), residual, atol=1e-14)
+
+
+# ----------------------------------------------------------------------------- conversions
+
+
+@pytest.mark.parametrize("floating", [False, True])
+def test_reduced_and_maximal_states_round_trip(rng, floating):
+    codes = ["R", "P", "H", "C", "PL", "S", "SY", "F", "RP", "~R", "~S"]
+    model = random_tree(rng, 8, joints=codes, floating=floating)
+    system = from_model(model)
+    q = model.random_configuration(rng, (3,))
+    qd = rng.normal(size=(3, model.nv))
+    E, phi = maximal_state(model, q, qd)
+    assert E.shape == (3, model.NB, 4, 4) and phi.shape == (3, model.NB, 6)
+    np.testing.assert_allclose(constraint_error(system, E, q0=q), 0.0, atol=1e-11)
+    np.testing.assert_allclose(
+        constraint_jacobian(system, E, q0=q) @ phi.reshape(3, -1, 1), 0.0, atol=1e-11
+    )
+    q_back, qd_back = reduced_state(model, system, E, phi, q0=q)
+    np.testing.assert_allclose(qd_back, qd, atol=1e-10)
+    # quaternions may come back negated: compare the poses instead of the numbers
+    np.testing.assert_allclose(sp.body_poses(model, q_back), sp.body_poses(model, q), atol=1e-10)
+
+
+def test_from_model_places_joints_like_the_tree():
+    model = double_pendulum(lengths=(1.0, 0.7), bob_radius=0.1)
+    system = from_model(model)
+    assert system.N == 2 and system.m == 10 and system.names == ["bob1", "bob2"]
+    assert system.joints[0].parent is None and system.joints[1].parent == 0
+    np.testing.assert_allclose(system.joints[1].parent_frame[:3, 3], [0.0, -1.0, 0.0])
+    np.testing.assert_array_equal(system.gravity, model.gravity)
+    np.testing.assert_array_equal(mass_matrix(system)[6:, 6:], model.inertia[2])
+
+
+# ----------------------------------------------------------------------------- the KKT step
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_first_step_from_rest_gives_aba_accelerations_and_rnea_joint_forces(seed):
+    # At zero velocity the velocity constraint G Φ⁺ = 0 is the acceleration constraint, so one
+    # step gives the exact accelerations Φ⁺/h and constraint forces Tλ/h of every joint type.
+    rng = np.random.default_rng(seed)
+    codes = ["R", "P", "H", "C", "PL", "S", "SY", "F", "RP", "~R", "~PL"]
+    model = random_tree(rng, 7, joints=codes, floating=seed == 2)
+    system = from_model(model)
+    q, zero = model.random_configuration(rng), np.zeros(model.nv)
+    E, phi = maximal_state(model, q, zero)
+    h = 1e-3
+    step = kkt_step(system, E, phi, h, q0=q)
+    qdd = sp.aba(model, q, zero, zero)
+    a = sp.body_accelerations(model, q, zero, qdd)[1:]
+    scale = 1 + np.abs(a).max()
+    np.testing.assert_allclose(step.phi / h, a, atol=1e-9 * scale)
+    f = joint_forces(model, q, zero, qdd)[1:]
+    np.testing.assert_allclose(step.joint_wrench, f, atol=1e-9 * (1 + np.abs(f).max()))
+
+
+def test_hanging_chain_top_joint_carries_the_total_weight():
+    model = planar_chain(3, length=0.8, mass=1.5)
+    system = from_model(model)
+    E, phi = maximal_state(model, np.zeros(3), np.zeros(3))
+    step = kkt_step(system, E, phi, 0.01)
+    np.testing.assert_allclose(step.phi, 0.0, atol=1e-12)  # an equilibrium stays at rest
+    expected = np.array([0.0, 0.0, 0.0, 0.0, 3 * 1.5 * 9.81, 0.0])  # body 1 is world-aligned
+    np.testing.assert_allclose(step.joint_wrench[0], expected, atol=1e-10)
+    np.testing.assert_allclose(step.joint_wrench[2, 4], 1.5 * 9.81, rtol=1e-12)
+
+
+def test_kkt_solution_satisfies_the_kkt_equations(rng):
+    model = random_tree(rng, 5, joints=["R", "S", "C", "PL"])
+    system = from_model(model)
+    q, qd = model.random_configuration(rng), rng.normal(size=model.nv)
+    E, phi = maximal_state(model, q, qd)
+    E = E @ exp_se3(1e-3 * rng.normal(size=(model.NB, 6)))  # joints slightly broken
+    forces = [
+        spring_damper(None, [0.0, 0.0, 1.0], 2, [0.1, 0.0, 0.0], 50.0, 2.0, 0.5),
+        BodyDamping(1, 0.3),
+    ]
+    h, gamma = 0.01, 20.0
+    step = kkt_step(system, E, phi, h, forces=forces, baumgarte=gamma, q0=q)
+    G = constraint_jacobian(system, E, q0=q)
+    g = constraint_error(system, E, q0=q)
+    f, K, D = assemble(forces, E, phi)
+    M_hat = mass_matrix(system) - h * D - h * h * K
+    Phi = phi.ravel()
+    f_tilde = mass_matrix(system) @ Phi + h * (bias_wrenches(system, E, phi) + f - D @ Phi)
+    new = step.phi.ravel()
+    np.testing.assert_allclose(G @ new, -gamma * g, atol=1e-12 * (1 + np.abs(new).max()))
+    np.testing.assert_allclose(
+        M_hat @ new, f_tilde + G.T @ step.lam, atol=1e-11 * np.abs(f_tilde).max()
+    )
+    np.testing.assert_allclose(step.error, g, atol=1e-15)
+    np.testing.assert_allclose(step.E, E @ exp_se3(h * step.phi), atol=1e-15)
+
+
+def test_batched_step_equals_looped_steps(rng):
+    model = random_tree(rng, 4, joints=["R", "S", "P"])
+    system = from_model(model)
+    q = model.random_configuration(rng, (2, 3))
+    qd = rng.normal(size=(2, 3, model.nv))
+    E, phi = maximal_state(model, q, qd)
+    kw = dict(baumgarte=5.0, forces=[BodyDamping(0, 0.2)])
+    batched = kkt_step(system, E, phi, 0.01, q0=q, **kw)
+    for i in range(2):
+        for j in range(3):
+            one = kkt_step(system, E[i, j], phi[i, j], 0.01, q0=q[i, j], **kw)
+            for name in ("E", "phi", "q", "error", "lam", "joint_wrench"):
+                np.testing.assert_allclose(
+                    getattr(batched, name)[i, j], getattr(one, name), atol=1e-12
+                )
+    G = constraint_jacobian(system, E, q0=q)
+    np.testing.assert_allclose(G[1, 2], constraint_jacobian(system, E[1, 2], q0=q[1, 2]))
+
+
+# ----------------------------------------------------------------------------- against the tree
+
+
+def tip_error(model, system, q0, qd0, h, T, **kw):
+    E0, phi0 = maximal_state(model, q0, qd0)
+    traj = simulate_system(system, E0, phi0, h, int(round(T / h)), **kw)
+    q_ref = reference(model, q0, qd0, traj.t)
+    E_ref = sp.body_poses(model, q_ref)[:, -1]
+    return np.abs(traj.E[:, -1, :3, 3] - E_ref[:, :3, 3]).max(), traj
+
+
+def test_double_pendulum_matches_the_reduced_tree_to_first_order():
+    model = double_pendulum(bob_radius=0.1)
+    system = from_model(model)
+    q0, qd0 = np.array([1.0, -0.5]), np.array([0.0, 0.5])
+    e1, _ = tip_error(model, system, q0, qd0, 4e-3, 0.2)
+    e2, traj = tip_error(model, system, q0, qd0, 2e-3, 0.2)
+    assert e2 < 3e-3  # metres, over 0.2 s with h = 2 ms
+    assert 1.8 < e1 / e2 < 2.2  # first order, like the semi-implicit Euler step it is
+    # the same chain integrated in reduced coordinates with the same step
+    q, qd = q0.copy(), qd0.copy()
+    for _ in range(len(traj.t) - 1):
+        qd = qd + 2e-3 * sp.aba(model, q, qd, np.zeros(2))
+        q = model.integrate(q, qd, 2e-3)
+    np.testing.assert_allclose(traj.q[-1], q, atol=3e-3)
+
+
+def test_3d_chain_with_spherical_joints_matches_the_reduced_tree():
+    rng = np.random.default_rng(7)
+    model = random_tree(rng, 3, joints=["S", "R"], branching=0.0)
+    system = from_model(model)
+    q0, qd0 = model.random_configuration(rng), 0.5 * rng.normal(size=model.nv)
+    e1, _ = tip_error(model, system, q0, qd0, 4e-3, 0.12)
+    e2, _ = tip_error(model, system, q0, qd0, 2e-3, 0.12)
+    assert e2 < 2e-3
+    assert 1.7 < e1 / e2 < 2.3
+
+
+def test_baumgarte_removes_a_separation_geometrically():
+    # a hanging double pendulum whose second joint is pulled apart by 1 mm (at rest, in
+    # equilibrium otherwise): the error shrinks by 1 - hγ per step, and stays without γ
+    model = double_pendulum(bob_radius=0.1)
+    system = from_model(model)
+    E0, phi0 = maximal_state(model, np.zeros(2), np.zeros(2))
+    E0[1, 0, 3] += 1e-3  # bob 2 moved along x: joint 2's linear error
+    h, gamma = 0.01, 20.0
+    held = simulate_system(system, E0, phi0, h, 10, baumgarte=gamma)
+    expected = 1e-3 * (1 - h * gamma) ** np.arange(11)
+    np.testing.assert_allclose(np.abs(held.error).max(-1), expected, rtol=1e-6)
+    free = simulate_system(system, E0, phi0, h, 10)  # changes only at second order (h² motion)
+    np.testing.assert_allclose(np.abs(free.error).max(-1), 1e-3, rtol=1e-6)
+
+
+def test_a_hinge_to_the_world_does_not_drift():
+    # exp(h[φ]) turns a body exactly about its hinge line: no drift, Baumgarte or not
+    system = System()
+    rod = system.add_body(cuboid_inertia(1.0, 0.05, 0.05, 1.0))
+    top = frame(np.eye(3), [0.0, 0.0, 0.5])
+    system.add_joint(J.Revolute("y"), None, rod, child_frame=top)
+    E0 = (frame(sp.exp_so3([0.0, 1.0, 0.0]), np.zeros(3)) @ frame_inverse(top))[None]
+    traj = simulate_system(system, E0, np.zeros((1, 6)), 0.01, 40)
+    np.testing.assert_allclose(traj.error, 0.0, atol=1e-14)
+
+
+def test_baumgarte_bounds_the_drift_of_a_swinging_chain():
+    model = double_pendulum(bob_radius=0.1)
+    system = from_model(model)
+    E0, phi0 = maximal_state(model, np.array([0.8, 0.0]), np.zeros(2))
+    h, n = 0.01, 100
+    drift = np.abs(simulate_system(system, E0, phi0, h, n).error).max(-1)
+    kept = np.abs(simulate_system(system, E0, phi0, h, n, baumgarte=1 / h).error).max(-1)
+    assert drift.max() > 1e-3  # between two moving bodies the joint comes apart
+    assert kept.max() < 0.1 * drift.max()  # with γ = 1/h only the error of one step remains
+
+
+def oscillator_error(h, T=0.3):
+    """A ball on a prismatic joint along z tied to a world point by Sueda's spring-damper."""
+    m, k, d, L = 2.0, 80.0, 4.0, 0.5  # spring_damper's k, d act on strain: k/L, d/L per metre
+    system = System(gravity=[0.0, 0.0, 0.0])
+    ball = system.add_body(sphere_inertia(m, 0.1))
+    system.add_joint(J.Prismatic("z"), None, ball)
+    spring = spring_damper(None, [0.0, 0.0, L], ball, [0.0, 0.0, 0.0], k, d, L)
+    x0 = -0.1  # stretched by 0.1
+    E0 = frame(np.eye(3), [0.0, 0.0, x0])[None]
+    traj = simulate_system(system, E0, np.zeros((1, 6)), h, int(round(T / h)), forces=[spring])
+    np.testing.assert_allclose(traj.E[:, 0, :2, 3], 0.0, atol=1e-12)
+    wn2, zeta_wn = k / L / m, d / L / (2 * m)
+    wd = np.sqrt(wn2 - zeta_wn**2)
+    t = traj.t
+    x = x0 * np.exp(-zeta_wn * t) * (np.cos(wd * t) + zeta_wn / wd * np.sin(wd * t))
+    return np.abs(traj.E[:, 0, 2, 3] - x).max() / abs(x0)
+
+
+def test_linearly_implicit_spring_damper_matches_the_damped_oscillator():
+    e1, e2 = oscillator_error(4e-3), oscillator_error(2e-3)
+    assert e2 < 0.02  # relative to the initial stretch
+    assert 1.8 < e1 / e2 < 2.2  # first order
+
+
+def test_stiff_spring_is_stable_with_a_large_step():
+    # h ω = 20: explicit Euler would explode; the linearly implicit step damps it out
+    system = System(gravity=[0.0, 0.0, 0.0])
+    ball = system.add_body(sphere_inertia(1.0, 0.1))
+    system.add_joint(J.Prismatic("x"), None, ball)
+    spring = spring_damper(None, [1.0, 0.0, 0.0], ball, [0.0, 0.0, 0.0], 4e4, 0.0, 1.0)
+    E0 = frame(np.eye(3), [0.2, 0.0, 0.0])[None]
+    traj = simulate_system(system, E0, np.zeros((1, 6)), 0.1, 20, forces=[spring])
+    assert np.abs(traj.E[:, 0, 0, 3]).max() <= 0.2 + 1e-12
+
+
+def test_redundant_constraints_are_reported_or_regularized():
+    system = System()
+    body = system.add_body(cylinder_inertia(1.0, 0.05, 1.0))
+    top = frame(np.eye(3), [0.0, 0.0, 0.5])
+    system.add_joint(J.Revolute("y"), None, body, child_frame=top)
+    system.add_joint(J.Revolute("y"), None, body, child_frame=top)  # the same hinge twice
+    E = frame(sp.exp_so3([0.0, 0.6, 0.0]), [0.0, 0.0, 0.0])
+    E = E @ frame_inverse(top)
+    E = E[None]
+    phi = np.zeros((1, 6))
+    with pytest.raises(ValueError, match="singular KKT system: the 10 joint constraint rows have"):
+        kkt_step(system, E, phi, 0.01)
+    single = System()
+    single.add_body(cylinder_inertia(1.0, 0.05, 1.0))
+    single.add_joint(J.Revolute("y"), None, 0, child_frame=top)
+    ref = kkt_step(single, E, phi, 0.01)
+    # ε changes the solution by O(ε) and rounding in the nearly singular system by O(1e-16/ε)
+    reg = kkt_step(system, E, phi, 0.01, regularization=1e-8)
+    np.testing.assert_allclose(reg.phi, ref.phi, atol=1e-7)
+    # each copy of the hinge carries half of the reaction
+    np.testing.assert_allclose(reg.joint_wrench[0], 0.5 * ref.joint_wrench[0], rtol=1e-6, atol=1e-6)
+
+
+# ----------------------------------------------------------------------------- contact
+
+
+def box_system(m=2.0, size=(0.4, 0.3, 0.2)):
+    system = System()
+    box = system.add_body(cuboid_inertia(m, *size))
+    corners = (
+        0.5
+        * np.array(size)
+        * np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
+    )
+    system.add_contact_points(box, corners)
+    return system
+
+
+def test_contact_rows_are_the_derivative_of_the_gaps(rng):
+    system = box_system()
+    ground = GroundPlane(normal=[0.0, 0.6, 0.8], offset=-3.0, margin=np.inf)
+    E = exp_se3(rng.normal(size=6))[None]
+    J_c, gap = contact_jacobian(system, E, ground)
+    assert J_c.shape == (24, 6) and gap.shape == (8,)
+    result = check_jacobian(
+        lambda E0: contact_jacobian(system, E0[None], ground)[1], J_c[:8], E[0], space="se3"
+    )
+    assert result
+    t1, t2 = ground.tangents()
+    np.testing.assert_allclose(np.cross(t1, t2), ground.normal, atol=1e-15)
+    x = (E[0, :3, :3] @ system.contact_points[0][1].T).T + E[0, :3, 3]
+    np.testing.assert_allclose(gap, x @ ground.normal + 3.0, atol=1e-14)
+    # the margin drops the points far above the plane
+    margin = float(np.median(gap))
+    near = contact_jacobian(
+        system, E, GroundPlane(normal=[0.0, 0.6, 0.8], offset=-3.0, margin=margin)
+    )[1]
+    np.testing.assert_array_equal(near, gap[gap <= margin])
+
+
+@pytest.mark.parametrize("mu", [0.0, 0.5])
+def test_resting_box_stays_put_and_the_ground_carries_its_weight(mu):
+    m, size = 2.0, (0.4, 0.3, 0.2)
+    system = box_system(m, size)
+    E = frame(np.eye(3), [0.3, -0.1, size[2] / 2])[None]
+    phi, h = np.zeros((1, 6)), 0.01
+    for _ in range(5):
+        step = kkt_step(system, E, phi, h, ground=GroundPlane(mu=mu))
+        E, phi = step.E, step.phi
+    np.testing.assert_allclose(phi, 0.0, atol=1e-10)
+    np.testing.assert_allclose(step.contact.normal_impulse.sum(), m * 9.81 * h, rtol=1e-9)
+    np.testing.assert_allclose(step.contact.tangent_impulse, 0.0, atol=1e-10)
+    assert step.contact.gap.shape == (4,)  # the bottom face; the default margin is 0
+
+
+# box and polyhedral friction reach μ λ_n exactly along the slip; the pyramid QP lifts a sliding
+# contact (normal velocity μ times the slip), the disc Gauss–Seidel projects contact by contact
+@pytest.mark.parametrize("model", ["box", "polyhedral"])
+def test_sliding_box_decelerates_at_mu_g(model):
+    mu, v0, h = 0.3, 2.0, 0.01
+    system = box_system()
+    E = frame(np.eye(3), [0.0, 0.0, 0.1])[None]
+    phi = np.array([[0.0, 0.0, 0.0, v0, 0.0, 0.0]])
+    ground = GroundPlane(mu=mu, friction=model)
+    for k in range(1, 31):
+        step = kkt_step(system, E, phi, h, ground=ground)
+        E, phi = step.E, step.phi
+        # each step's LCP is solved to ~1e-9 relative
+        np.testing.assert_allclose(phi[0, 3], v0 - mu * 9.81 * h * k, rtol=1e-7)
+    np.testing.assert_allclose(phi[0, [0, 1, 2, 4, 5]], 0.0, atol=1e-8)
+    np.testing.assert_allclose(E[0, 2, 3], 0.1, atol=1e-10)
+
+
+def test_falling_box_comes_to_rest_on_the_ground():
+    system = box_system()
+    E = frame(sp.exp_so3([0.4, 0.3, 0.2]), [0.0, 0.0, 0.5])[None]
+    phi = np.array([[1.0, -2.0, 0.5, 0.5, 0.0, 0.0]])
+    traj = simulate_system(system, E, phi, 0.01, 120, ground=GroundPlane(mu=0.8), baumgarte=10.0)
+    lowest = min(c.gap.min() for c in traj.contacts if c.gap.size)
+    assert lowest > -0.03  # contacts are found after the fact: at most one step of penetration
+    np.testing.assert_allclose(traj.contacts[-1].gap, 0.0, atol=1e-4)  # ... and pushed out
+    speed = np.abs(traj.phi[:, 0]).max(-1)
+    # settling at the Baumgarte rate: 60 steps of (1 - hγ) = 0.9 is 1.8e-3
+    assert speed[-1] < 1e-4 and speed[-1] < 5e-3 * speed[60]
+    z = np.array([0.0, 0.0, 1.0])
+    face = np.abs(traj.E[-1, 0, :3, :3].T @ z)  # lies flat: one body axis is vertical
+    np.testing.assert_allclose(face.max(), 1.0, atol=1e-6)
+
+
+def test_rod_on_a_hinge_and_the_ground_is_carried_half_by_each():
+    # a uniform horizontal rod hinged at one end, the other end resting on the ground
+    m, length, h = 3.0, 1.0, 0.01
+    system = System()
+    rod = system.add_body(
+        cylinder_inertia(
+            m, 0.02, length, E=sp.frame(sp.exp_so3([0.0, np.pi / 2, 0.0]), [0.0, 0.0, 0.0])
+        )
+    )
+    system.add_joint(J.Revolute("y"), None, rod, child_frame=frame(np.eye(3), [-0.5, 0.0, 0.0]))
+    system.add_contact_points(rod, [[0.5, 0.0, 0.0]])
+    E, phi = np.eye(4)[None].copy(), np.zeros((1, 6))
+    E[0, 0, 3] = 0.5
+    step = kkt_step(system, E, phi, h, ground=GroundPlane(mu=0.0))
+    np.testing.assert_allclose(step.phi, 0.0, atol=1e-12)
+    np.testing.assert_allclose(step.contact.normal_impulse, [m * 9.81 * h / 2], rtol=1e-10)
+    np.testing.assert_allclose(step.joint_wrench[0, 3:], [0.0, 0.0, m * 9.81 / 2], atol=1e-10)
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+class Unfinished(J.Joint):
+    nq = nv = 1
+
+
+class Inconsistent(J.Revolute):
+    def constraint_subspace(self, q):  # contains the allowed motion: not a constraint subspace
+        return np.eye(6)[:, :5]
+
+
+def test_bad_systems_are_rejected():
+    system = System()
+    with pytest.raises(ValueError, match="gravity must be a 3-vector"):
+        System(gravity=[[0.0, 0.0, -9.81]])
+    with pytest.raises(ValueError, match="must be positive definite"):
+        system.add_body(point_mass_inertia(1.0, [0.0, 0.0, 0.0]))
+    with pytest.raises(ValueError, match="single 6x6"):
+        system.add_body(np.stack([sphere_inertia(1.0, 0.1)] * 2))
+    a = system.add_body(sphere_inertia(1.0, 0.1), name="a")
+    with pytest.raises(ValueError, match="already used"):
+        system.add_body(sphere_inertia(1.0, 0.1), name="a")
+    with pytest.raises(ValueError, match="unsupported joint type"):
+        system.add_joint("revolute", None, a)
+    with pytest.raises(ValueError, match="unsupported joint type Unfinished"):
+        system.add_joint(Unfinished(), None, a)
+    with pytest.raises(ValueError, match="unsupported joint type Inconsistent: its X_J, S"):
+        system.add_joint(Inconsistent("x"), None, a)
+    with pytest.raises(ValueError, match="parent body 5 is not in the system"):
+        system.add_joint(J.Revolute(), 5, a)
+    with pytest.raises(ValueError, match="child body None is not in the system"):
+        system.add_joint(J.Revolute(), a, None)
+    with pytest.raises(ValueError, match="connects body 0 to itself"):
+        system.add_joint(J.Revolute(), "a", a)
+    with pytest.raises(ValueError, match="no body named 'b'"):
+        system.add_joint(J.Revolute(), "b", a)
+    with pytest.raises(ValueError, match="single 4x4 frame"):
+        system.add_joint(J.Revolute(), None, a, parent_frame=np.stack([np.eye(4)] * 2))
+    with pytest.raises(ValueError, match="contact body 3 is not in the system"):
+        system.add_contact_points(3, [[0.0, 0.0, 0.0]])
+    with pytest.raises(ValueError, match=r"points must have shape \(k, 3\)"):
+        system.add_contact_points(a, [0.0, 0.0, 0.0])
+    for kwargs, match in [
+        (dict(normal=[0.0, 0.0, 2.0]), "unit 3-vector"),
+        (dict(mu=-0.1), "mu must be >= 0"),
+        (dict(offset=np.inf), "offset must be a number"),
+        (dict(friction="coulomb"), "friction must be one of"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            GroundPlane(**kwargs)
+    with pytest.raises(ValueError, match="model must be a spatial.Model"):
+        from_model(system)
+
+
+def test_bad_states_and_options_are_rejected():
+    model = double_pendulum(bob_radius=0.1)
+    system = from_model(model)
+    E, phi = maximal_state(model, np.array([0.3, 0.2]), np.zeros(2))
+    with pytest.raises(ValueError, match=r"E must have shape \(\.\.\., 2, 4, 4\)"):
+        kkt_step(system, E[:1], phi, 0.01)
+    with pytest.raises(ValueError, match=r"phi must have shape \(\.\.\., 2, 6\)"):
+        kkt_step(system, E, phi[:1], 0.01)
+    with pytest.raises(ValueError, match="h \\(time step\\) must be a positive scalar"):
+        kkt_step(system, E, phi, 0.0)
+    with pytest.raises(ValueError, match="baumgarte must be a non-negative scalar"):
+        kkt_step(system, E, phi, 0.01, baumgarte=-1.0)
+    with pytest.raises(ValueError, match="regularization must be a non-negative scalar"):
+        kkt_step(system, E, phi, 0.01, regularization=[1.0, 2.0])
+    with pytest.raises(ValueError, match="ground must be a GroundPlane"):
+        kkt_step(system, E, phi, 0.01, ground="floor")
+    with pytest.raises(ValueError, match="ground must be a GroundPlane"):
+        contact_jacobian(system, E, ground="floor")
+    with pytest.raises(ValueError, match="forces must be spatial.forces.Force"):
+        kkt_step(system, E, phi, 0.01, forces=[np.zeros(12)])
+    with pytest.raises(ValueError, match=r"q0 must have shape \(\.\.\., 2\)"):
+        kkt_step(system, E, phi, 0.01, q0=np.zeros(3))
+    with pytest.raises(ValueError, match="contact needs a single state"):
+        kkt_step(system, np.stack([E, E]), np.stack([phi, phi]), 0.01, ground=GroundPlane())
+    with pytest.raises(ValueError, match="contact needs a single state"):
+        contact_jacobian(system, np.stack([E, E]), GroundPlane())
+    with pytest.raises(ValueError, match="n_steps must be a non-negative integer"):
+        simulate_system(system, E, phi, 0.01, 2.5)
+    with pytest.raises(ValueError, match="not the maximal-coordinate system of model"):
+        reduced_state(double_pendulum(bob_radius=0.1), system, E, phi)
+
+
+def test_unrecoverable_joint_variables_are_reported(monkeypatch):
+    # Gauss–Newton needs two iterations for a yaw-pitch-roll joint far from its warm start
+    rng = np.random.default_rng(3)
+    system, E, q, _ = two_bodies(rng, "SY")
+    monkeypatch.setattr(system_module, "_GN_MAX_ITER", 1)
+    with pytest.raises(ValueError, match="could not recover the joint variables"):
+        joint_coordinates(system, E)
