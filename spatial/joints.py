@@ -101,6 +101,22 @@ def _concat(*parts: np.ndarray) -> np.ndarray:
     return np.concatenate([np.broadcast_to(p, batch + p.shape[-1:]) for p in parts], -1)
 
 
+def _batch_shape(q: np.ndarray, qd: np.ndarray) -> tuple:
+    """The broadcast batch shape of ``q`` (..., nq) and ``qd`` (..., nv)."""
+    if q.ndim == 1 and qd.ndim == 1:  # the common unbatched call, without the general rule
+        return ()
+    return np.broadcast_shapes(q.shape[:-1], qd.shape[:-1])
+
+
+def _broadcast_constant(A: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """A constant matrix ``A`` broadcast to the batch shape of ``q`` (..., nq), read-only."""
+    if q.ndim == 1:
+        A = A.view()
+        A.flags.writeable = False
+        return A
+    return np.broadcast_to(A, q.shape[:-1] + A.shape)
+
+
 def _axis_rotation(a: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Coordinate rotation ``E`` (…, 3, 3) for a frame rotated by ``q`` about the unit axis ``a``.
 
@@ -166,8 +182,7 @@ class Joint:
 
     def bias(self, q: np.ndarray, qd: np.ndarray) -> np.ndarray:
         """Velocity-product term ``c_J = S̊ α`` (..., 6); zero for joints with constant ``S``."""
-        shape = np.broadcast_shapes(q.shape[:-1], qd.shape[:-1])
-        return np.zeros(shape + (6,))
+        return np.zeros(_batch_shape(q, qd) + (6,))
 
     def constraint_subspace(self, q: np.ndarray) -> np.ndarray:
         """Constraint-force subspace ``T`` in F_s coordinates, shape (..., 6, 6 - nv).
@@ -248,12 +263,20 @@ class Revolute(Joint):
     def __init__(self, axis="z"):
         self.axis = axis_vector(axis)
         self._S = np.concatenate([self.axis, np.zeros(3)])[:, None]
+        # E(q) = cos q (1 - a aᵀ) - sin q [a]× + a aᵀ (see _axis_rotation), so rot(E(q)) is
+        # cos q · X_cos + sin q · X_sin + X_one with constant 6x6 matrices
+        E0, E90 = _axis_rotation(self.axis, np.array(0.0)), _axis_rotation(self.axis, np.pi / 2)
+        aa = np.outer(self.axis, self.axis)
+        self._X_cos, self._X_sin, self._X_one = (
+            _rotation_transform(E) for E in (E0 - aa, E90 - aa, aa)
+        )
 
     def transform(self, q):
-        return _rotation_transform(_axis_rotation(self.axis, q[..., 0]))
+        c, s = np.cos(q)[..., None], np.sin(q)[..., None]
+        return c * self._X_cos + s * self._X_sin + self._X_one
 
     def motion_subspace(self, q):
-        return np.broadcast_to(self._S, q.shape[:-1] + (6, 1))
+        return _broadcast_constant(self._S, q)
 
     def __repr__(self) -> str:
         return f"Revolute(axis={self.axis.tolist()})"
@@ -276,12 +299,14 @@ class Prismatic(Joint):
     def __init__(self, axis="z"):
         self.axis = axis_vector(axis)
         self._S = np.concatenate([np.zeros(3), self.axis])[:, None]
+        self._X_rate = _plucker(np.eye(3), self.axis) - np.eye(6)
 
     def transform(self, q):
-        return _plucker(np.eye(3), self.axis * q)
+        # xlt(a q) = 1 + q (xlt(a) - 1): linear in q
+        return np.eye(6) + q[..., None] * self._X_rate
 
     def motion_subspace(self, q):
-        return np.broadcast_to(self._S, q.shape[:-1] + (6, 1))
+        return _broadcast_constant(self._S, q)
 
     def random_configuration(self, rng, shape=()):
         return rng.uniform(-1.0, 1.0, size=tuple(shape) + (1,))
@@ -335,7 +360,7 @@ class Helical(Joint):
         return _plucker(_axis_rotation(self.axis, q[..., 0]), self.pitch * self.axis * q)
 
     def motion_subspace(self, q):
-        return np.broadcast_to(self._S, q.shape[:-1] + (6, 1))
+        return _broadcast_constant(self._S, q)
 
     def __repr__(self) -> str:
         return f"Helical(axis={self.axis.tolist()}, pitch={self.pitch!r})"
@@ -365,7 +390,7 @@ class Cylindrical(Joint):
         return _plucker(_axis_rotation(self.axis, q[..., 0]), self.axis * q[..., 1:2])
 
     def motion_subspace(self, q):
-        return np.broadcast_to(self._S, q.shape[:-1] + (6, 2))
+        return _broadcast_constant(self._S, q)
 
     def random_configuration(self, rng, shape=()):
         shape = tuple(shape)
@@ -431,7 +456,7 @@ class Planar(Joint):
         return _plucker(E, r)
 
     def motion_subspace(self, q):
-        return np.broadcast_to(self._S, q.shape[:-1] + (6, 3))
+        return _broadcast_constant(self._S, q)
 
     def q_dot(self, q, qd):
         xy = (self._rotation_2d(q[..., 0]) @ qd[..., 1:3, None])[..., 0]
@@ -504,7 +529,7 @@ class SphericalYPR(Joint):
         c2, s2 = np.cos(q[..., 1]), np.sin(q[..., 1])
         c3, s3 = np.cos(q[..., 2]), np.sin(q[..., 2])
         d1, d2, d3 = qd[..., 0], qd[..., 1], qd[..., 2]
-        c = np.zeros(np.broadcast_shapes(q.shape, qd.shape)[:-1] + (6,))
+        c = np.zeros(_batch_shape(q, qd) + (6,))
         # eq. 4.9: c_J = (dS/dt) q̇, the columns of dS/dt times q̇₁ and q̇₂
         c[..., 0] = -c2 * d2 * d1
         c[..., 1] = (-s2 * s3 * d2 + c2 * c3 * d3) * d1 - s3 * d3 * d2
@@ -554,7 +579,7 @@ class Spherical(Joint):
         return _rotation_transform(np.swapaxes(quat_to_matrix(q), -1, -2))
 
     def motion_subspace(self, q):
-        return np.broadcast_to(self._S, q.shape[:-1] + (6, 3))
+        return _broadcast_constant(self._S, q)
 
     def neutral(self):
         return np.array([1.0, 0.0, 0.0, 0.0])
@@ -676,7 +701,7 @@ class RackPinion(Joint):
         return S
 
     def bias(self, q, qd):
-        c = np.zeros(np.broadcast_shapes(q.shape, qd.shape)[:-1] + (6,))
+        c = np.zeros(_batch_shape(q, qd) + (6,))
         w2 = qd[..., 0] ** 2
         c[..., 3] = -self.radius * np.sin(q[..., 0]) * w2
         c[..., 4] = -self.radius * np.cos(q[..., 0]) * w2

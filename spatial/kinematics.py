@@ -29,10 +29,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._batched import cross_motion
+from ._batched import mv as _mv
 from ._validate import as_array
 from .model import Model
 from .se3 import material_jacobian
-from .vectors import cross_motion, inv_motion, pluho, point_acceleration, unskew, xinv
+from .vectors import inv_motion, pluho, point_acceleration, unskew, xinv
 
 __all__ = [
     "forward_kinematics",
@@ -60,11 +62,6 @@ class _ForwardPass:
     S: list  # S[i], (..., 6, nv_i) in body i coordinates; S[0] is None
     v: list | None  # v[i], (..., 6) body coordinates; None unless qd was given
     a: list | None  # a[i], (..., 6) body coordinates, without gravity; None unless qdd was given
-
-
-def _mv(X: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Matrix-vector product over batches: ``X @ v`` for (..., n, m) and (..., m)."""
-    return (X @ v[..., None])[..., 0]
 
 
 def _forward_pass(model: Model, q: np.ndarray, qd=None, qdd=None) -> _ForwardPass:

@@ -449,3 +449,15 @@ def test_constructor_errors():
         Cylindrical([1.0, 1.0, 0.0])
     with pytest.raises(ValueError, match="axis must be 'x', 'y', 'z'"):
         Helical("w", 0.1)
+
+
+def test_revolute_and_prismatic_transforms_equal_the_books_rx_ry_rz_and_xlt(rng):
+    """The constant-matrix forms of rot(E(q)) and xlt(a q) agree with Table 2.2 for batches."""
+    q = rng.uniform(-4.0, 4.0, size=(5, 1))
+    for axis, r in zip("xyz", (sp.rotx, sp.roty, sp.rotz), strict=True):
+        np.testing.assert_allclose(Revolute(axis).transform(q), r(q[:, 0]), atol=1e-14)
+        expected = sp.xlt(q * J.axis_vector(axis))
+        np.testing.assert_allclose(Prismatic(axis).transform(q), expected, atol=1e-14)
+    a = np.array([1.0, -2.0, 0.5]) / np.linalg.norm([1.0, -2.0, 0.5])
+    R = sp.quat_to_matrix(sp.quat_from_axis_angle(a, q[:, 0]))  # active rotation about a
+    np.testing.assert_allclose(Revolute(a).transform(q), sp.rot(np.swapaxes(R, -1, -2)), atol=1e-14)

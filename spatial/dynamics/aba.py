@@ -30,9 +30,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._batched import T as _T
+from .._batched import crm_matrix
 from ..inertia import inertia_inverse
 from ..model import Model
-from ..vectors import apply_force, crm, xinv
+from ..vectors import apply_force, xinv
 from .rnea import _batch_shape, _check_f_ext
 
 __all__ = ["aba", "articulated_inertia"]
@@ -44,21 +46,12 @@ _ASSEMBLIES = ("standard", "variant1", "variant2")
 # The inner loops call these on arrays that were validated once at the public entry point.
 
 
-# crm(v) is linear in v: crm(v) = Σ_k v_k crm(e_k), one small product with this (6, 36) basis
-_CRM_BASIS = crm(np.eye(6)).reshape(6, 36)
-
-
 def _crm(v: np.ndarray) -> np.ndarray:
     """``v×`` (..., 6, 6) for column motion vectors ``v`` (..., 6, 1), unvalidated (eq. 2.31).
 
     Its force counterpart is ``v×* = -(v×)ᵀ`` (eq. 2.32).
     """
-    return (_T(v) @ _CRM_BASIS).reshape(v.shape[:-2] + (6, 6))
-
-
-def _T(X: np.ndarray) -> np.ndarray:
-    """Transpose of the last two axes."""
-    return X.swapaxes(-1, -2)
+    return crm_matrix(v[..., 0])
 
 
 def _col(x: np.ndarray) -> np.ndarray:

@@ -19,18 +19,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._batched import T as _T
+from .._batched import mTv as _mTv
+from .._batched import mv as _mv
 from ..joints import Joint, Reversed
 from ..kinematics import _forward_pass
 from ..model import Model
 from ..vectors import crf, crm, cross_motion, skew, xinv
-from .rnea import _mTv, _mv
 
 __all__ = ["crba", "inertia_product", "coriolis_matrix"]
-
-
-def _T(X: np.ndarray) -> np.ndarray:
-    """Transpose of the last two axes; ``_T(Xup[i]) = ^λ(i)X_i*`` maps forces to the parent."""
-    return np.swapaxes(X, -1, -2)
 
 
 def crba(model: Model, q) -> np.ndarray:

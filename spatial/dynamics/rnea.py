@@ -22,23 +22,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._batched import cross_force, cross_motion
+from .._batched import mTv as _mTv
+from .._batched import mv as _mv
 from .._validate import as_array
 from ..inertia import inertia_params
 from ..joints import Revolute
 from ..model import Model
-from ..vectors import apply_force, cross_force, cross_motion, unplux
+from ..vectors import apply_force, unplux
 
 __all__ = ["rnea", "bias_force", "joint_forces", "rnea_3d"]
-
-
-def _mv(X: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """``X @ v`` over batches, for (..., n, m) and (..., m)."""
-    return (X @ v[..., None])[..., 0]
-
-
-def _mTv(X: np.ndarray, f: np.ndarray) -> np.ndarray:
-    """``Xᵀ @ f`` over batches; with ``X = ^iX_λ(i)`` this is the force transform ``^λ(i)X_i*``."""
-    return (f[..., None, :] @ X)[..., 0, :]
 
 
 def _check_f_ext(model: Model, f_ext) -> np.ndarray | None:

@@ -81,6 +81,15 @@ def _pattern(lam: np.ndarray) -> np.ndarray:
     return mask
 
 
+def _ancestor_chains(lam: np.ndarray) -> list[np.ndarray]:
+    """``chain[i]``: the indices ``i, λ(i), λ(λ(i)), …`` down to the root, as an int array."""
+    chain: list[np.ndarray] = []
+    for i in range(lam.size):
+        parent = chain[lam[i]] if lam[i] != -1 else np.zeros(0, int)
+        chain.append(np.concatenate([[i], parent]).astype(int))
+    return chain
+
+
 def _check_matrix(H, lam, name: str) -> tuple[np.ndarray, np.ndarray]:
     """``(H, lam)`` validated: square (..., n, n), finite, and zero outside the λ pattern."""
     H = np.asarray(H, dtype=float)
@@ -147,6 +156,7 @@ def ltl(H, lam) -> np.ndarray:
     _check_symmetric(H, "H")
     L = np.tril(H)
     n = lam.size
+    chain = _ancestor_chains(lam)
     for k in range(n - 1, -1, -1):
         _require_positive_pivots(L[..., k, k], k)
         L[..., k, k] = np.sqrt(L[..., k, k])
@@ -156,10 +166,8 @@ def ltl(H, lam) -> np.ndarray:
             i = lam[i]
         i = lam[k]
         while i != -1:
-            j = i
-            while j != -1:
-                L[..., i, j] = L[..., i, j] - L[..., k, i] * L[..., k, j]
-                j = lam[j]
+            j = chain[i]  # the book's innermost loop, j = i, λ(i), …, as one vector operation
+            L[..., i, j] = L[..., i, j] - L[..., k, i, None] * L[..., k, j]
             i = lam[i]
     return np.where(_pattern(lam), L, 0.0)
 
@@ -194,15 +202,14 @@ def ltdl(H, lam) -> tuple[np.ndarray, np.ndarray]:
     _check_symmetric(H, "H")
     W = np.tril(H)
     n = lam.size
+    chain = _ancestor_chains(lam)
     for k in range(n - 1, -1, -1):
         _require_positive_pivots(W[..., k, k], k)
         i = lam[k]
         while i != -1:
             a = W[..., k, i] / W[..., k, k]
-            j = i
-            while j != -1:
-                W[..., i, j] = W[..., i, j] - a * W[..., k, j]
-                j = lam[j]
+            j = chain[i]  # the book's innermost loop, j = i, λ(i), …, as one vector operation
+            W[..., i, j] = W[..., i, j] - a[..., None] * W[..., k, j]
             W[..., k, i] = a
             i = lam[i]
     D = np.diagonal(W, axis1=-2, axis2=-1).copy()

@@ -1,0 +1,48 @@
+"""Unvalidated batched kernels for the inner loops of the tree algorithms.
+
+The public functions of :mod:`spatial.vectors` validate their arguments, which costs more than
+the arithmetic on 6-vectors.  The recursive algorithms validate ``q``, ``q̇``, ... once at their
+entry point and then call these kernels, which accept any leading batch dimensions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .vectors import crm
+
+# crm(v) is linear in v: crm(v) = Σ_k v_k crm(e_k), one small product with this (6, 36) basis
+_CRM_BASIS = crm(np.eye(6)).reshape(6, 36)
+
+
+def T(X: np.ndarray) -> np.ndarray:
+    """Transpose of the last two axes (``T(Xup[i])`` is the force transform ``^λ(i)X_i*``)."""
+    return X.swapaxes(-1, -2)
+
+
+def mv(X: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """``X @ v`` over batches, for ``X`` (..., n, m) and ``v`` (..., m)."""
+    return (X @ v[..., None])[..., 0]
+
+
+def mTv(X: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """``Xᵀ @ f`` over batches; with ``X = ^iX_λ(i)`` this is ``^λ(i)X_i* f``."""
+    return (f[..., None, :] @ X)[..., 0, :]
+
+
+def crm_matrix(v: np.ndarray) -> np.ndarray:
+    """``v×`` (..., 6, 6) for motion vectors ``v`` (..., 6) (Featherstone eq. 2.31).
+
+    Its force counterpart is ``v×* = -(v×)ᵀ`` (eq. 2.32).
+    """
+    return (v[..., None, :] @ _CRM_BASIS).reshape(v.shape[:-1] + (6, 6))
+
+
+def cross_motion(v: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """``v × m`` for motion vectors (..., 6) (eq. 2.33)."""
+    return mv(crm_matrix(v), m)
+
+
+def cross_force(v: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """``v ×* f`` for a motion vector ``v`` and a force vector ``f`` (..., 6) (eq. 2.34)."""
+    return -mTv(crm_matrix(v), f)
