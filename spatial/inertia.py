@@ -25,7 +25,7 @@ import warnings
 import numpy as np
 
 from ._validate import as_array, as_scalar_array
-from .se3 import Ad
+from .se3 import Ad, _as_frame
 from .vectors import skew, swap_linear_angular, transform_inertia, unskew
 
 __all__ = [
@@ -48,8 +48,9 @@ def _require_spd(I_c: np.ndarray, name: str) -> None:
     sym_err = np.abs(I_c - np.swapaxes(I_c, -1, -2)).max(initial=0.0)
     if sym_err > 1e-9 * (1.0 + np.abs(I_c).max(initial=0.0)):
         raise ValueError(f"{name} must be symmetric (max asymmetry {sym_err:.2e})")
-    if np.any(np.linalg.eigvalsh(I_c) <= 0.0):
-        raise ValueError(f"{name} must be positive definite")
+    smallest = np.linalg.eigvalsh(I_c).min(initial=np.inf)
+    if smallest <= 0.0:
+        raise ValueError(f"{name} must be positive definite (smallest eigenvalue {smallest:.3g})")
 
 
 def mcI(m, c, I_c) -> np.ndarray:
@@ -493,7 +494,7 @@ def composite_inertia(inertias, frames=None) -> np.ndarray:
     if np.any(np.linalg.eigvalsh(I) < -1e-9 * (1.0 + np.abs(I).max())):
         raise ValueError("inertias must be positive semi-definite")
     if frames is not None:
-        frames = as_array(frames, "frames", (4, 4))
+        frames = _as_frame(frames, "frames")
         if frames.ndim < 3 or frames.shape[0] != I.shape[0]:
             raise ValueError(
                 f"frames must have shape (n, ..., 4, 4) with n = {I.shape[0]} parts, "

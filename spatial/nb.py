@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -144,13 +145,27 @@ def check(exercise: str, solution: Callable) -> bool:
 
     Raises
     ------
+    ValueError
+        If ``exercise`` is not of the form ``"NN.k"`` (two-digit notebook number, a dot, the
+        exercise number).
     KeyError
         If no checker is registered under ``exercise``.
     NotImplementedError, AssertionError
         In strict mode, for a stub or a wrong answer.
     """
-    chapter = exercise.split(".")[0]
-    module = importlib.import_module(f"spatial.exercises.ch{chapter}")
+    if not isinstance(exercise, str) or re.fullmatch(r"\d{2}\.\d+", exercise) is None:
+        raise ValueError(
+            f"exercise must be an id like '03.1' (notebook NN, exercise k), got {exercise!r}"
+        )
+    name = f"spatial.exercises.ch{exercise[:2]}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name != name:
+            raise
+        raise KeyError(
+            f"no checker registered for exercise {exercise!r} (no module {name})"
+        ) from None
     checkers = module.CHECKS
     if exercise not in checkers:
         raise KeyError(f"no checker registered for exercise {exercise!r}")

@@ -326,6 +326,7 @@ def pluho(X) -> np.ndarray:
         if np.abs(A[..., 3, :] - [0.0, 0.0, 0.0, 1.0]).max(initial=0.0) > 1e-12:
             raise ValueError("T is not a homogeneous transform: its last row must be [0, 0, 0, 1]")
         E = A[..., :3, :3]
+        require_rotation(E, "the rotation block of T")
         r = -(np.swapaxes(E, -1, -2) @ A[..., :3, 3:4])[..., 0]
         return plux(E, r)
     raise ValueError(f"pluho expects shape (..., 6, 6) or (..., 4, 4), got {A.shape}")
@@ -776,12 +777,13 @@ def swap_linear_angular(x) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``x`` has neither shape (..., 6) nor (..., 6, 6).
+        If ``x`` has neither shape (..., 6) nor (..., 6, 6), or is not finite.
     """
     a = np.asarray(x, dtype=float)
     perm = [3, 4, 5, 0, 1, 2]
     if a.ndim >= 2 and a.shape[-2:] == (6, 6):
+        a = as_array(a, "x", (6, 6))
         return a[..., perm, :][..., :, perm]
     if a.ndim >= 1 and a.shape[-1] == 6:
-        return a[..., perm]
-    raise ValueError(f"expected shape (..., 6) or (..., 6, 6), got {a.shape}")
+        return as_array(a, "x", (6,))[..., perm]
+    raise ValueError(f"x must have shape (..., 6) or (..., 6, 6), got {a.shape}")

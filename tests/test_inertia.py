@@ -171,6 +171,32 @@ def test_composite_of_two_spheres_by_hand():
     np.testing.assert_allclose(I_c, np.diag([0.4, 3.4, 3.4]), rtol=1e-14, atol=1e-15)
 
 
+def test_composite_of_rotated_parts_is_the_sum_of_transformed_inertias(rng):
+    # parts with random (m, c, I_c) in their own frames, placed by random rotated frames E_ck;
+    # expected: each part rewritten by hand in the composite frame (centre R c + p, rotational
+    # inertia R I_c Rᵀ), summed; and the momentum of the composite moving with a twist is the
+    # sum of the parts' momenta computed in their own frames and carried over (Featherstone §2.13)
+    n = 4
+    _, m, c, I_c = random_inertia(rng, (n,))
+    parts = mcI(m, c, I_c)
+    R, p = exp_so3(rng.normal(size=(n, 3))), rng.normal(size=(n, 3))
+    I = composite_inertia(parts, frame(R, p))
+    c_world = np.einsum("nij,nj->ni", R, c) + p
+    expected = sum(mcI(m[k], c_world[k], R[k] @ I_c[k] @ R[k].T) for k in range(n))
+    np.testing.assert_allclose(I, expected, rtol=1e-12, atol=1e-12)
+    v = rng.normal(size=6)  # twist of the whole body, composite coordinates
+    h_parts = 0.0
+    for k in range(n):
+        X_ck = np.block([[R[k], np.zeros((3, 3))], [skew(p[k]) @ R[k], R[k]]])  # twists k → c
+        v_k = np.linalg.solve(X_ck, v)
+        h_parts = h_parts + np.linalg.inv(X_ck).T @ (parts[k] @ v_k)  # momentum k → c
+    np.testing.assert_allclose(I @ v, h_parts, rtol=1e-12, atol=1e-12)
+    # the mass adds and the centre of mass is the mass-weighted mean (Sueda eq. 1.25)
+    m_tot, c_tot, _ = inertia_params(I)
+    np.testing.assert_allclose(m_tot, m.sum(), rtol=1e-14)
+    np.testing.assert_allclose(c_tot, m @ c_world / m.sum(), rtol=1e-12, atol=1e-14)
+
+
 def test_principal_axes_reassemble_and_diagonalize(rng):
     I, m, c, I_c = random_inertia(rng, (6,))
     m2, c2, R, d = principal_axes(I)
@@ -196,6 +222,36 @@ def test_principal_axes_of_a_rotated_box():
     np.testing.assert_allclose(np.abs(R[:, 0]), [0, 0, 1], atol=1e-12)
     # largest (3.25) is about the box's x axis, now along world y
     np.testing.assert_allclose(np.abs(R[:, 2]), [0, 1, 0], atol=1e-12)
+
+
+def test_construction_and_composites_batched_equal_looped(rng):
+    B = 4
+    I, m, c, I_c = random_inertia(rng, (B,))
+    E = frame(exp_so3(rng.normal(size=(B, 3))), rng.normal(size=(B, 3)))
+    sides = rng.uniform(0.2, 2.0, (3, B))
+    parts = np.stack([I, np.roll(I, 1, axis=0)])  # (2 parts, B, 6, 6)
+    poses = np.stack([E, np.roll(E, 2, axis=0)])  # (2 parts, B, 4, 4)
+    cases = [
+        (mcI, (m, c, I_c)),
+        (inertia_params, (I,)),
+        (validate_inertia, (I,)),
+        (cuboid_inertia, (m, *sides, E)),
+        (cylinder_inertia, (m, sides[0], sides[1], E)),
+        (sphere_inertia, (m, sides[0], E)),
+        (ellipsoid_inertia, (m, *sides, E)),
+        (point_mass_inertia, (m, c)),
+    ]
+    for fn, args in cases:
+        batched = fn(*args)
+        looped = [fn(*(a[k] for a in args)) for k in range(B)]
+        if isinstance(batched, tuple):  # inertia_params
+            for i, part in enumerate(batched):
+                np.testing.assert_allclose(part, np.stack([x[i] for x in looped]), atol=1e-15)
+        else:
+            np.testing.assert_allclose(batched, np.stack(looped), rtol=1e-14, atol=1e-15)
+    # composites: the parts axis comes first, then the batch
+    looped = np.stack([composite_inertia(parts[:, k], poses[:, k]) for k in range(B)])
+    np.testing.assert_allclose(composite_inertia(parts, poses), looped, rtol=1e-14, atol=1e-14)
 
 
 def test_principal_axes_batched_equal_looped(rng):
@@ -232,6 +288,33 @@ def test_validation_errors():
     for fn in (inertia_inverse, inertia_factor, principal_axes):
         with pytest.raises(ValueError, match="positive definite"):
             fn(bad)
+
+
+@pytest.mark.parametrize(
+    "fn, args, match",
+    [
+        (mcI, (0.0, np.zeros(3), np.eye(3)), r"m \(mass\) must be positive"),
+        (mcI, ([1.0, -2.0], np.zeros(3), np.eye(3)), r"m \(mass\) must be positive"),
+        (mcI, (np.nan, np.zeros(3), np.eye(3)), "m contains non-finite"),
+        (mcI, (1.0, [0.0, 0.0], np.eye(3)), r"c must have shape \(\.\.\., 3\)"),
+        (mcI, (1.0, [0.0, np.inf, 0.0], np.eye(3)), "c contains non-finite"),
+        (mcI, (1.0, np.zeros(3), np.eye(4)), r"I_c must have shape \(\.\.\., 3, 3\)"),
+        (
+            mcI,
+            (1.0, np.zeros(3), np.diag([1.0, 1.0, -1.0])),
+            r"I_c must be positive definite \(smallest eigenvalue -1\)",
+        ),
+        (mcI, (1.0, np.zeros(3), np.diag([1.0, 1.0, 0.0])), "I_c must be positive definite"),
+        (mcI, (1.0, np.zeros(3), np.eye(3) + np.triu(np.ones((3, 3)), 1)), "symmetric"),
+        (inertia_params, (np.eye(5),), r"I must have shape \(\.\.\., 6, 6\)"),
+        (inertia_params, (-np.eye(6),), "non-positive mass"),
+        (inertia_params, (np.diag([1.0, 1, 1, 1, 2, 1]),), "lower-right block must be m·1"),
+        (validate_inertia, (np.full((6, 6), np.nan),), "non-finite"),
+    ],
+)
+def test_mcI_and_inertia_params_reject_bad_input(fn, args, match):
+    with pytest.raises(ValueError, match=match):
+        fn(*args)
 
 
 def test_triangle_inequality_warns_but_is_allowed():
@@ -272,6 +355,10 @@ def test_composite_argument_errors():
         composite_inertia(np.zeros((0, 6, 6)))
     with pytest.raises(ValueError, match="frames must have shape"):
         composite_inertia(np.stack([I, I]), np.eye(4)[None])
+    with pytest.raises(ValueError, match="rotation block of frames is a reflection"):
+        composite_inertia(np.stack([I, I]), np.stack([np.eye(4), np.diag([1.0, 1.0, -1.0, 1.0])]))
+    with pytest.raises(ValueError, match="frames is not a rigid frame"):
+        composite_inertia(np.stack([I, I]), np.stack([np.eye(4), np.ones((4, 4))]))
     with pytest.raises(ValueError, match="positive semi-definite"):
         composite_inertia(np.stack([I, I - np.diag([1.0, 0, 0, 0, 0, 0])]))
     with pytest.raises(ValueError, match="lower-right"):

@@ -1,4 +1,4 @@
-"""Tests of spatial.nb (notebook set-up, widgets, exercise checks) and of the ch01 checkers."""
+"""Tests of spatial.nb (notebook set-up, widgets, exercise checks) and of the ch01–ch03 checkers."""
 
 import sys
 import types
@@ -12,7 +12,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import spatial as sp  # noqa: E402
-from spatial.exercises import ch01  # noqa: E402
+from spatial.exercises import ch01, ch02, ch03  # noqa: E402
 
 # ------------------------------------------------------------------------------------ setup
 
@@ -107,6 +107,14 @@ def test_check_strict_raises(monkeypatch, ch99):
 def test_check_unknown_exercise(ch99):
     with pytest.raises(KeyError, match="99.9"):
         sp.nb.check("99.9", right)
+    with pytest.raises(KeyError, match=r"'98\.1' \(no module spatial\.exercises\.ch98\)"):
+        sp.nb.check("98.1", right)
+
+
+@pytest.mark.parametrize("exercise", ["3.1", "03", "03.x", "ch03.1", 3.1])
+def test_check_malformed_exercise_id(exercise):
+    with pytest.raises(ValueError, match="exercise must be an id like '03.1'"):
+        sp.nb.check(exercise, right)
 
 
 # ----------------------------------------------------------------------- chapter 01 checkers
@@ -138,22 +146,112 @@ def velocity_wrong(X_BA, v_A, p_B):  # forgets to transform the velocity to B
     return v_A[3:] + np.cross(v_A[:3], p_B)
 
 
-@pytest.mark.parametrize(
-    "exercise, right_fn, wrong_fn",
-    [
-        ("01.1", frame_right, frame_wrong_order),
-        ("01.2", crm_right, crm_wrong),
-        ("01.3", velocity_right, velocity_wrong),
-    ],
-)
-def test_ch01_checkers(monkeypatch, exercise, right_fn, wrong_fn):
+# ------------------------------------------------------------ chapter 02 and 03 checkers
+
+
+def quat_product_right(p, q):
+    w1, v1, w2, v2 = p[0], p[1:], q[0], q[1:]
+    return np.r_[w1 * w2 - v1 @ v2, w1 * v2 + w2 * v1 + np.cross(v1, v2)]
+
+
+def quat_product_wrong_order(p, q):  # q p instead of p q: differs whenever the vectors cross
+    return quat_product_right(q, p)
+
+
+def rodrigues_right(w):
+    t = np.linalg.norm(w)
+    if t < 1e-8:
+        return np.eye(3) + sp.skew(w)
+    W = sp.skew(w / t)
+    return np.eye(3) + np.sin(t) * W + (1 - np.cos(t)) * W @ W
+
+
+def rodrigues_nan_at_zero(w):  # divides by |w| without a small-angle branch
+    t = np.linalg.norm(w)
+    x, y, z = w / t
+    W = np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+    return np.eye(3) + np.sin(t) * W + (1 - np.cos(t)) * W @ W
+
+
+def rodrigues_transposed(w):  # Featherstone's coordinate rotation instead of the active one
+    return rodrigues_right(w).T
+
+
+def adjoint_right(E):
+    R, p = E[:3, :3], E[:3, 3]
+    return np.block([[R, np.zeros((3, 3))], [sp.skew(p) @ R, R]])
+
+
+def adjoint_wrong_side(E):  # R p× instead of p× R in the bottom-left block
+    R, p = E[:3, :3], E[:3, 3]
+    return np.block([[R, np.zeros((3, 3))], [R @ sp.skew(p), R]])
+
+
+def cuboid_right(m, lx, ly, lz):
+    Ixx, Iyy, Izz = m / 12 * (ly**2 + lz**2), m / 12 * (lz**2 + lx**2), m / 12 * (lx**2 + ly**2)
+    return np.diag([Ixx, Iyy, Izz, m, m, m])
+
+
+def cuboid_own_side(m, lx, ly, lz):  # each moment from the side along its own axis
+    return np.diag([m / 6 * lx**2, m / 6 * ly**2, m / 6 * lz**2, m, m, m])
+
+
+def coriolis_right(M, phi):
+    return sp.ad(phi).T @ M @ phi
+
+
+def coriolis_no_transpose(M, phi):
+    return sp.ad(phi) @ M @ phi
+
+
+def euler_step_right(M, E, phi, h, g):
+    f = sp.ad(phi).T @ M @ phi + M @ np.r_[0.0, 0.0, 0.0, E[:3, :3].T @ g]
+    phi_new = phi + h * np.linalg.solve(M, f)
+    return E @ sp.exp_se3(h * phi_new), phi_new
+
+
+def euler_step_old_twist(M, E, phi, h, g):  # moves the frame with the old twist (explicit)
+    _, phi_new = euler_step_right(M, E, phi, h, g)
+    return E @ sp.exp_se3(h * phi), phi_new
+
+
+CASES = [
+    ("01.1", frame_right, frame_wrong_order),
+    ("01.2", crm_right, crm_wrong),
+    ("01.3", velocity_right, velocity_wrong),
+    ("02.1", quat_product_right, quat_product_wrong_order),
+    ("02.2", rodrigues_right, rodrigues_nan_at_zero),
+    ("02.2", rodrigues_right, rodrigues_transposed),
+    ("02.3", adjoint_right, adjoint_wrong_side),
+    ("03.1", cuboid_right, cuboid_own_side),
+    ("03.2", coriolis_right, coriolis_no_transpose),
+    ("03.3", euler_step_right, euler_step_old_twist),
+]
+
+
+def test_every_exercise_of_notebooks_01_to_03_has_a_checker():
+    registered = set(ch01.CHECKS) | set(ch02.CHECKS) | set(ch03.CHECKS)
+    assert registered == {f"0{n}.{k}" for n in (1, 2, 3) for k in (1, 2, 3)}
+    assert registered == {case[0] for case in CASES}
+
+
+@pytest.mark.parametrize("exercise, right_fn, wrong_fn", CASES)
+def test_checkers_accept_a_right_answer_and_reject_a_typical_mistake(
+    monkeypatch, exercise, right_fn, wrong_fn
+):
     monkeypatch.setenv("SPATIAL_NB_STRICT", "1")
-    assert set(ch01.CHECKS) == {"01.1", "01.2", "01.3"}
-    assert sp.nb.check(exercise, right_fn) is True
-    with pytest.raises(AssertionError):
-        sp.nb.check(exercise, wrong_fn)
+    with np.errstate(all="ignore"):  # the nan-producing mistakes must fail, not warn
+        assert sp.nb.check(exercise, right_fn) is True
+        with pytest.raises(AssertionError):
+            sp.nb.check(exercise, wrong_fn)
     with pytest.raises(NotImplementedError):
         sp.nb.check(exercise, stub)
+
+
+def test_euler_step_checker_requires_a_pair(monkeypatch):
+    monkeypatch.setenv("SPATIAL_NB_STRICT", "1")
+    with pytest.raises(AssertionError, match="must return a pair"):
+        sp.nb.check("03.3", lambda *args: list(euler_step_right(*args)))
 
 
 def test_ch01_checker_reports_wrong_shape(monkeypatch):

@@ -366,6 +366,20 @@ def test_rotvec_rate_matrix_by_finite_differences(rng, frame):
     np.testing.assert_array_equal(rotvec_rate_matrix(np.zeros(3)), np.eye(3))
 
 
+@pytest.mark.parametrize("frame", ["base", "body"])
+@pytest.mark.parametrize("theta", [0.0, 1e-9, 0.5, np.pi, 3.5, 5.0, 2 * np.pi - 0.05, 6.8, 9.0])
+def test_rotvec_rate_matrix_moves_R_with_omega_beyond_pi(rng, frame, theta):
+    # the test above goes through log_so3, which wraps at π; this one differentiates exp_so3
+    # along ṙ = U ω directly, so it also covers π < |r| < 2π and beyond, where U is large
+    r, w = theta * unit(rng), rng.normal(size=3)
+    r_dot = rotvec_rate_matrix(r, frame) @ w
+    h = H / max(1.0, np.linalg.norm(r_dot))
+    fd = (exp_so3(r + h * r_dot) - exp_so3(r - h * r_dot)) / (2 * h)
+    R = exp_so3(r)
+    R_dot = skew(w) @ R if frame == "base" else R @ skew(w)  # Ṙ = [ω] R or R [ω]
+    np.testing.assert_allclose(fd, R_dot, rtol=0, atol=1e-8)
+
+
 def gallego_yezzi(r):
     """Sueda eq. 2.43 typed as printed."""
     R = exp_so3(r)

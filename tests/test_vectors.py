@@ -559,9 +559,13 @@ def test_broadcasting_one_transform_over_many_vectors(rng):
         (sp.point_force, (np.zeros(3), np.zeros(2)), "p must have shape"),
         (sp.pluho, (np.eye(5),), r"pluho expects shape"),
         (sp.pluho, (np.ones((4, 4)),), "last row"),
-        (sp.pluho, (np.diag([1.0, 1.0, -1.0, 1.0]),), "reflection"),
-        (sp.swap_linear_angular, (np.zeros(5),), "expected shape"),
-        (sp.swap_linear_angular, (np.zeros((6, 5)),), "expected shape"),
+        (sp.pluho, (np.diag([1.0, 1.0, -1.0, 1.0]),), "rotation block of T is a reflection"),
+        (sp.pluho, (np.diag([2.0, 1.0, 1.0, 1.0]),), "rotation block of T is not orthonormal"),
+        (sp.pluho, (np.full((6, 6), np.nan),), "X contains non-finite"),
+        (sp.swap_linear_angular, (np.zeros(5),), r"x must have shape \(\.\.\., 6\) or"),
+        (sp.swap_linear_angular, (np.zeros((6, 5)),), r"x must have shape \(\.\.\., 6\) or"),
+        (sp.swap_linear_angular, ([0.0, 1.0, np.inf, 0.0, 0.0, 0.0],), "x contains non-finite"),
+        (sp.swap_linear_angular, (np.full((6, 6), np.nan),), "x contains non-finite"),
     ],
 )
 def test_bad_input_raises(fn, args, match):
