@@ -6,6 +6,8 @@ pendulum and a cart-pole derived by hand below, Example 7.1, and conservation of
 momentum along simulated trajectories.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -338,3 +340,13 @@ def test_errors(rng):
     ball = builders.random_tree(rng, 2, joints=("S",))
     with pytest.raises(ValueError, match="q of joint 1"):
         aba(ball, [2.0, 0, 0, 0, 1.0, 0, 0, 0], np.zeros(6), np.zeros(6))
+
+
+def test_a_massless_subtree_is_reported_not_nan():
+    """A joint that moves nothing with mass has D_i = 0: a clear error, not NaN or a warning."""
+    model = sp.Model()
+    model.add_body(0, sp.joints.Revolute("z"), np.eye(6), np.zeros((6, 6)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="articulated inertia D_i .* is singular"):
+            aba(model, [0.0], [0.0], [1.0])

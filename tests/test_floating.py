@@ -325,3 +325,18 @@ def test_errors(rng):
     massless.add_body(0, sp.joints.Free(), np.eye(6), np.zeros((6, 6)))
     with pytest.raises(ValueError, match="zero total mass"):
         centroidal_momentum(massless, massless.neutral_configuration(), np.zeros(6))
+
+
+@pytest.mark.parametrize("child_mass", [0.0, 1.0])
+def test_a_massless_floating_system_is_reported_not_nan(child_mass):
+    """A floating system without mass has no defined acceleration: ValueError, not NaN."""
+    model = sp.Model()
+    model.add_body(0, sp.joints.Free(), np.eye(6), np.zeros((6, 6)))
+    cx = sp.skew([0.5, 0.0, 0.0])  # a point mass on the joint's x axis, or nothing
+    point = child_mass * np.block([[cx @ cx.T, cx], [cx.T, np.eye(3)]])
+    model.add_body(1, sp.joints.Revolute("z"), np.eye(6), point)
+    q, qd = model.neutral_configuration(), np.zeros(model.nv)
+    with pytest.raises(ValueError, match="articulated-body inertia .* is singular"):
+        floating_aba(model, q, qd, [0.0])
+    with pytest.raises(ValueError, match="composite inertia .* I_0\\^c, is singular"):
+        floating_inverse_dynamics(model, q, qd, [0.0])

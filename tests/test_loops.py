@@ -122,6 +122,52 @@ def test_loop_jcalc_is_zero_on_the_joint_and_first_order_off_it(rng, joint):
     assert np.all(np.abs(delta).max(-1) > 1e-3) or joint.nv == 6
 
 
+def _table_8_1(joint, X):
+    """Featherstone's closed formulas for δ (Table 8.1, joints about z; 1-based ``X_ij``).
+
+    Returns δ and the book's ``T``: unit vectors along the constrained coordinates of ``d``.
+    """
+
+    def x(i, j):
+        return X[..., i - 1, j - 1]
+
+    if isinstance(joint, Fixed):
+        pairs = [(2, 3, 3, 2), (3, 1, 1, 3), (1, 2, 2, 1), (5, 3, 6, 2), (6, 1, 4, 3), (4, 2, 5, 1)]
+        delta = [(x(a, b) - x(c, d)) / 2 for a, b, c, d in pairs]
+        rows = [0, 1, 2, 3, 4, 5]
+    elif isinstance(joint, Revolute):
+        delta = [x(2, 3), -x(1, 3), x(5, 3), -x(4, 3), x(4, 1) * x(2, 1) + x(4, 2) * x(2, 2)]
+        rows = [0, 1, 3, 4, 5]
+    elif isinstance(joint, Prismatic):
+        delta = [(x(2, 3) - x(3, 2)) / 2, (x(3, 1) - x(1, 3)) / 2, (x(1, 2) - x(2, 1)) / 2]
+        delta += [x(5, 3), -x(4, 3)]
+        rows = [0, 1, 2, 3, 4]
+    elif isinstance(joint, Cylindrical):
+        delta = [x(2, 3), -x(1, 3), x(5, 3), -x(4, 3)]
+        rows = [0, 1, 3, 4]
+    else:  # spherical
+        delta = [sum(x(r, k) * x(c, k) for k in (1, 2, 3)) for r, c in ((5, 3), (6, 1), (4, 2))]
+        rows = [3, 4, 5]
+    return np.stack(delta, -1), np.eye(6)[:, rows]
+
+
+@pytest.mark.parametrize(
+    "joint", [Fixed(), Revolute("z"), Prismatic("z"), Cylindrical("z"), Spherical()]
+)
+def test_loop_jcalc_agrees_with_table_8_1(rng, joint):
+    """Near closure, δ is the book's δ in the joint library's basis of T: δ = Tᵀ T_book δ_book.
+
+    Both are first-order measures of the same small displacement, so they differ by O(|d|²).
+    """
+    X_J = joint.transform(joint.random_configuration(rng, (5,)))
+    d = 1e-4 * rng.standard_normal((5, 6))
+    X = sp.plux(np.swapaxes(sp.exp_so3(d[:, :3]), -1, -2), d[:, 3:]) @ X_J  # eq. 8.25
+    delta, T = L.loop_jcalc(joint, X)
+    delta_book, T_book = _table_8_1(joint, X)
+    assert np.abs(delta_book).max() > 1e-5  # a visible error, in every case
+    assert np.abs(delta - delta_book @ (T.T @ T_book).T).max() < 20 * np.abs(d).max() ** 2
+
+
 def test_loop_jcalc_rejects_bad_input():
     with pytest.raises(ValueError, match="not a supported loop-joint type"):
         L.loop_jcalc(Helical("z", 0.1), np.eye(6))
@@ -699,6 +745,27 @@ def test_variable_mobility_of_a_folded_four_bar():
         L.loop_inverse_dynamics(model, np.stack([folded, moving]), np.zeros(3), np.zeros(3), [0])
 
 
+@pytest.mark.parametrize("method", L.METHODS)
+def test_forward_dynamics_warns_when_the_constraints_cannot_be_met(method, recwarn):
+    """Folded four-bar: a velocity K allows to first order cannot continue (k ∉ range K)."""
+    model = B.four_bar(0.3, 1.0, 0.4, 0.9)
+    folded = np.zeros(3)
+    K, _ = L.loop_constraints(model, folded, np.zeros(3))
+    assert np.linalg.matrix_rank(K) == 1  # rank drop: the singularity of the test above
+    qd = np.array([0.0, 1.0, 2.5])  # K q̇ = 0: all three pins stay on their line
+    assert np.abs(K @ qd).max() < TOL
+    with pytest.warns(RuntimeWarning, match="configuration singularity"):
+        qdd, _ = L.loop_forward_dynamics(model, folded, qd, method=method)
+    _, k = L.loop_constraints(model, folded, qd)
+    assert np.abs(K @ qdd - k).max() > 0.1 * np.abs(k).max()  # the warning is deserved
+    # no warning at rest there, nor in motion at a regular configuration, stabilized or not
+    L.loop_forward_dynamics(model, folded, np.zeros(3), method=method)
+    q, G, _ = L.four_bar_closure(0.3, 1.0, 0.4, 0.9).jacobians([0.5], [4.0])
+    for gains in (None, (10.0, 10.0)):
+        L.loop_forward_dynamics(model, q, G[:, 0] * 4.0, method=method, stabilization=gains)
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
 def test_closures_batch_equals_loop():
     closure = L.four_bar_closure()
     y, yd = np.array([[0.1], [1.0], [-2.5]]), np.array([[1.0], [-0.5], [2.0]])
@@ -718,6 +785,14 @@ def test_remaining_error_paths():
         newton.gamma([theta_dead + 1e-2])  # beyond the dead centre: no assembly
     with pytest.raises(ValueError, match="configuration singularity"):
         newton.jacobians([theta_dead], [1.0])
+    # at the dead-centre a crank motor cannot drive the linkage; the rocker's can
+    K, _ = L.loop_constraints(model, q_dead, np.zeros(3))
+    qd_dead = 2.0 * np.linalg.svd(K)[2][-1]  # the one allowed motion: the crank stays still
+    qdd_dead, _ = L.loop_forward_dynamics(model, q_dead, qd_dead, [0.0, 0.0, 0.7])
+    with pytest.raises(ValueError, match="control only 0 of the 1.*configuration singularity"):
+        L.loop_inverse_dynamics(model, q_dead, qd_dead, qdd_dead, actuated=[0])
+    tau = L.loop_inverse_dynamics(model, q_dead, qd_dead, qdd_dead, actuated=[2])
+    assert _rel(tau, [0.0, 0.0, 0.7]) < 1e-9
     with pytest.raises(ValueError, match="q_guess must be one configuration"):
         L.newton_closure(model, (0,), np.stack([q_dead, q_dead]))
     with pytest.raises(ValueError, match="sequence of variable indices"):

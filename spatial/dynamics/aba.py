@@ -277,7 +277,8 @@ def aba(model: Model, q, qd, tau, f_ext=None, assembly: str = "standard") -> np.
     ValueError
         If a state array has the wrong shape, is not finite or not a valid configuration; if
         ``f_ext`` has the wrong shape or a nonzero row 0; if the batch shapes do not broadcast;
-        if ``assembly`` is unknown, or a variant is asked for with a singular body inertia.
+        if ``assembly`` is unknown, or a variant is asked for with a singular body inertia; if
+        a joint moves a subtree without mass or inertia along its motion (``D_i`` singular).
 
     Examples
     --------
@@ -301,8 +302,15 @@ def aba(model: Model, q, qd, tau, f_ext=None, assembly: str = "standard") -> np.
     Xup, S, v, c, IA, pA = _pass1(model, q, qd, f_ext)
     if assembly != "standard":
         return _VARIANTS[assembly](model, q, Xup, S, c, IA, pA, tau, batch)
-    U, D, u = _pass2(model, Xup, S, c, IA, pA, tau)
-    return _pass3(model, Xup, S, c, U, D, u, batch)
+    with np.errstate(divide="ignore", invalid="ignore"):  # D_i = 0: reported below
+        U, D, u = _pass2(model, Xup, S, c, IA, pA, tau)
+        qdd = _pass3(model, Xup, S, c, U, D, u, batch)
+    if not np.isfinite(qdd).all():
+        raise ValueError(
+            "aba: a joint's articulated inertia D_i = S_iᵀ I^A_i S_i is singular: the subtree "
+            "it moves has no mass or no inertia along its motion, so q̈ is undefined"
+        )
+    return qdd
 
 
 def articulated_inertia(model: Model, q) -> np.ndarray:

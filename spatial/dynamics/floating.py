@@ -73,6 +73,15 @@ def _require_floating(model: Model) -> None:
         )
 
 
+def _singular(inertia: str) -> ValueError:
+    """The error for a floating system whose inertia cannot be inverted."""
+    return ValueError(
+        f"the {inertia}, is singular: the floating system (or a subtree of it) has no mass or "
+        "no rotational inertia about some axis, so its accelerations are undefined; give every "
+        "body a positive-definite spatial inertia"
+    )
+
+
 def _joint_array(model: Model, x, name: str) -> np.ndarray:
     """A joint-space array of the bodies ``2 … NB``: shape (..., nv - 6)."""
     return as_array(x, name, (model.nv - 6,))
@@ -114,7 +123,8 @@ def floating_aba(model: Model, q, qd, tau, f_ext=None) -> tuple[np.ndarray, np.n
     Raises
     ------
     ValueError
-        If the model has no floating base, or a state array or ``f_ext`` is invalid.
+        If the model has no floating base, a state array or ``f_ext`` is invalid, or an
+        articulated inertia is singular (a massless floating system or subtree).
     """
     _require_floating(model)
     q, qd, _, _ = model.check_state(q, qd)
@@ -125,16 +135,23 @@ def floating_aba(model: Model, q, qd, tau, f_ext=None) -> tuple[np.ndarray, np.n
         [np.zeros(batch + (6,)), np.broadcast_to(tau, batch + tau.shape[-1:])], -1
     )
     Xup, S, v, c, IA, pA = _pass1(model, q, qd, f_ext)  # pass 1: v_i, c_i, I_i, p_i
-    U, D, u = _pass2(model, Xup, S, c, IA, pA, tau_all)  # pass 2, ending in I_0^A, p_0^A
+    singular = _singular("articulated-body inertia of the floating base or a subtree")
     a = [None] * (model.NB + 1)
-    a[1] = -_solve(IA[1], pA[1])  # eq. 9.17, without gravity
     qdd = np.zeros(batch + (model.nv - 6,))
-    for i in range(2, model.NB + 1):  # pass 3
-        a_prime = Xup[i] @ a[model.parent[i]] + c[i]
-        qdd_i = _solve(D[i], u[i] - _T(U[i]) @ a_prime)
-        a[i] = a_prime + S[i] @ qdd_i
-        qdd[..., _shift(model.v_index[i])] = qdd_i[..., 0]
+    with np.errstate(divide="ignore", invalid="ignore"):  # a massless subtree: raised below
+        U, D, u = _pass2(model, Xup, S, c, IA, pA, tau_all)  # pass 2, ending in I_0^A, p_0^A
+        try:
+            a[1] = -_solve(IA[1], pA[1])  # eq. 9.17, without gravity
+        except np.linalg.LinAlgError:
+            raise singular from None
+        for i in range(2, model.NB + 1):  # pass 3
+            a_prime = Xup[i] @ a[model.parent[i]] + c[i]
+            qdd_i = _solve(D[i], u[i] - _T(U[i]) @ a_prime)
+            a[i] = a_prime + S[i] @ qdd_i
+            qdd[..., _shift(model.v_index[i])] = qdd_i[..., 0]
     a0 = a[1] + Xup[1] @ _col(model.a_grav)  # add ^0a_g = ^1X_0 a_g
+    if not (np.isfinite(a0).all() and np.isfinite(qdd).all()):
+        raise singular
     return np.broadcast_to(a0[..., 0], batch + (6,)).copy(), qdd
 
 
@@ -359,7 +376,8 @@ def floating_inverse_dynamics(
     Raises
     ------
     ValueError
-        If the model has no floating base, or a state array or ``f_ext`` is invalid.
+        If the model has no floating base, a state array or ``f_ext`` is invalid, or the
+        composite inertia ``I_0^c`` is singular (a massless floating system).
     """
     _require_floating(model)
     q, qd, _, _ = model.check_state(q, qd)
@@ -392,7 +410,10 @@ def floating_inverse_dynamics(
         Ic[p] = Ic[p] + _T(Xup[i]) @ Ic[i] @ Xup[i]
         pc[p] = pc[p] + _mTv(Xup[i], pc[i])
     a0 = [None] * (NB + 1)
-    a0[1] = -np.linalg.solve(Ic[1], pc[1][..., None])[..., 0]  # eq. 9.24
+    try:
+        a0[1] = -np.linalg.solve(Ic[1], pc[1][..., None])[..., 0]  # eq. 9.24
+    except np.linalg.LinAlgError:
+        raise _singular("composite inertia of the whole system, I_0^c") from None
     tau = np.zeros(batch + (model.nv - 6,))
     for i in range(2, NB + 1):  # pass 3: ^ia_0 and eq. 9.25
         a0[i] = _mv(Xup[i], a0[model.parent[i]])

@@ -495,7 +495,7 @@ def loop_forward_dynamics(
     ``q̈`` is unique even when ``K`` is rank deficient (planar loops closed by revolute joints
     are overconstrained, §8.10); ``λ`` is then the minimum-norm choice among the force variables
     that produce the same motion (eq. 8.41), and a slightly inconsistent ``k + k_stab`` is met
-    in the least-squares sense.
+    in the least-squares sense (a ``k`` that no ``q̈`` can meet is warned about, below).
 
     Parameters
     ----------
@@ -527,6 +527,13 @@ def loop_forward_dynamics(
     ValueError
         If an input is invalid, ``method`` is unknown, or (``"reduced"``) the independent
         variables are not valid at this configuration.
+
+    Warns
+    -----
+    RuntimeWarning
+        If ``K q̈ = k`` (without the Baumgarte term) has no solution, so that the returned
+        ``q̈`` violates the loop constraints: a configuration singularity where ``rank K``
+        drops (§8.10), or a ``q̇`` with ``K q̇ ≠ 0``.
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
@@ -565,7 +572,40 @@ def loop_forward_dynamics(
         ydd = np.linalg.solve(_T(G) @ H @ G, _mv(_T(G), tau_p - _mv(H, g)))
         qdd = _mv(G, ydd) + g
         lam = _pinv_solve(_T(K), _mv(H, qdd) - tau_p, rtol)
+    _warn_if_inconsistent(model, q, qd, K, k, _mv(K, qdd) - k, gains is not None, rtol)
     return qdd, lam
+
+
+def _warn_if_inconsistent(model: Model, q, qd, K, k, residual, stabilized, rtol) -> None:
+    """``RuntimeWarning`` where ``k`` of eq. 8.17 lies outside the range of ``K``.
+
+    Then no ``q̈`` meets ``K q̈ = k`` and the solvers return the least-squares compromise
+    (``residual = K q̈ - k``).  It happens at a configuration singularity (§8.10), where
+    ``rank K`` drops and a velocity allowed to first order is not allowed to second order, or
+    when ``q̇`` violates the loop constraints.  The Baumgarte term is not checked (``k`` is
+    recomputed without it): its part ``β² δ`` may legitimately lie outside the range of a
+    redundant ``K``.
+    """
+    scale = np.maximum(
+        np.abs(k).max(-1), np.abs(K).max((-2, -1)) * np.abs(qd).max(-1, initial=0.0) ** 2
+    )
+    if np.all(np.abs(residual).max(-1) <= _CONSISTENCY_TOL * scale):
+        return
+    if stabilized:
+        k = _constraints(model, q, qd, None)[1]
+        scale = np.maximum(scale, np.abs(k).max(-1))
+    outside = k - _mv(K @ np.linalg.pinv(K, rtol), k)  # (1 - K K⁺) k
+    bad = np.abs(outside).max(-1) > _CONSISTENCY_TOL * scale
+    if np.any(bad):
+        warnings.warn(
+            f"loop_forward_dynamics: K q̈ = k has no solution at {int(np.sum(bad))} of "
+            f"{bad.size} states (largest violation {np.abs(outside).max():.3g}): k is outside "
+            "the range of a rank-deficient K, so the returned q̈ is a least-squares compromise "
+            "that violates the loop constraints. The mechanism is at a configuration "
+            "singularity (Featherstone §8.10), or q̇ violates the loop constraints (K q̇ ≠ 0)",
+            RuntimeWarning,
+            stacklevel=3,
+        )
 
 
 def loop_joint_forces(model: Model, q, lam) -> np.ndarray:
@@ -1378,7 +1418,8 @@ def loop_inverse_dynamics(
     any basis of the null space of ``K`` (the equation does not depend on the basis).
 
     * ``rank(G_u) < n - r``: **underactuated**, the actuators cannot produce every motion —
-      ``ValueError``;
+      ``ValueError`` (also when there are enough actuators but the configuration is singular
+      for them, like a crank at a dead-centre, §8.10);
     * ``p > rank(G_u) = n - r``: **redundantly actuated**, infinitely many ``u`` work —
       ``ValueError`` unless ``allow_redundant``, then the minimum-norm ``u``;
     * ``p = rank(G_u) = n - r``: properly actuated, ``u = G_u⁻ᵀ Gᵀ τ_ID``.
@@ -1433,10 +1474,16 @@ def loop_inverse_dynamics(
     G_u = G[..., list(actuated), :]
     rank_u = _rank(G_u, tol) if m else np.zeros(G_u.shape[:-2], dtype=int)
     if np.any(rank_u < m):
+        why = (
+            "these actuators are at a configuration singularity, where their motion does not "
+            "determine the mechanism's (Featherstone §8.10)"
+            if len(actuated) >= m
+            else "most motions cannot be produced (Featherstone §8.12, case 1)"
+        )
         raise ValueError(
             f"underactuated: the actuated variables {list(actuated)} control only "
             f"{int(rank_u.min())} of the {m} degrees of freedom (n - rank K = {model.nv} - {r}); "
-            "most motions cannot be produced (Featherstone §8.12, case 1)"
+            f"{why}"
         )
     rhs = _mv(_T(G), tau_id)
     if len(actuated) > m:
