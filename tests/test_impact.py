@@ -196,3 +196,25 @@ def test_apply_impact_on_a_tree_is_eq_11_57():
 def test_impact_errors(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_chapter_11_checkers_accept_right_and_reject_typical_mistakes():
+    from spatial.exercises import ch11
+
+    def impulse(I1, I2, v1, v2, n, e):
+        mobility = np.linalg.solve(I2, n) + (0.0 if I1 is None else np.linalg.solve(I1, n))
+        return -(1 + e) * (n @ (v2 - v1)) / (n @ mobility)
+
+    def lcp(H, force, T, tdot_qd):
+        HiT = np.linalg.solve(H, T)
+        return T.T @ HiT, HiT.T @ force + tdot_qd
+
+    ch11.CHECKS["11.1"](impulse)
+    ch11.CHECKS["11.2"](lcp)
+    ch11.CHECKS["11.3"](lambda W, zeta, e: (1 + e) * ct.lemke(W, zeta).check().z)
+    with pytest.raises(AssertionError):  # e instead of 1 + e
+        ch11.CHECKS["11.1"](lambda *a: impulse(*a) * a[-1] / (1 + a[-1]))
+    with pytest.raises(AssertionError):  # the velocity term forgotten
+        ch11.CHECKS["11.2"](lambda H, f, T, td: (lcp(H, f, T, td)[0], lcp(H, f, T, td)[1] - td))
+    with pytest.raises(AssertionError):  # Newton's law would be the same here: ask for (1 + e)
+        ch11.CHECKS["11.3"](lambda W, zeta, e: ct.lemke(W, zeta).check().z)

@@ -422,3 +422,40 @@ def test_complementarity_error_input_errors():
         complementarity_error([[0.0, 1.0]], [1.0, 0.0])
     with pytest.raises(ValueError, match="z contains non-finite"):
         complementarity_error([np.nan], [1.0])
+
+
+# ---------------------------------------------------------------------------- exercises (nb 17)
+
+
+def test_chapter_17_checkers_accept_right_and_reject_typical_mistakes():
+    from spatial.exercises import ch17
+
+    def right_sweep(M, q, z):
+        z = np.array(z, dtype=float)
+        for i in range(len(z)):
+            z[i] = max(0.0, z[i] - (M[i] @ z + q[i]) / M[i, i])
+        return z
+
+    def in_place_sweep(M, q, z):
+        for i in range(len(z)):
+            z[i] = max(0.0, z[i] - (M[i] @ z + q[i]) / M[i, i])
+        return z
+
+    def right_qp(H, c, A, b):
+        return A @ np.linalg.solve(H, A.T), -b - A @ np.linalg.solve(H, c)
+
+    ch17.CHECKS["17.1"](lambda z, w: float(np.max(np.abs(np.minimum(z, w)), initial=0.0)))
+    ch17.CHECKS["17.2"](right_sweep)
+    ch17.CHECKS["17.3"](right_qp)
+    with pytest.raises(AssertionError, match="largest difference"):  # |z w| is not the error
+        ch17.CHECKS["17.1"](lambda z, w: float(np.max(np.abs(z * w), initial=0.0)))
+    with pytest.raises(AssertionError, match="Jacobi"):
+        ch17.CHECKS["17.2"](lambda M, q, z: np.maximum(0.0, z - (M @ z + q) / np.diag(M)))
+    with pytest.raises(AssertionError, match="changed its input"):
+        ch17.CHECKS["17.2"](in_place_sweep)
+    with pytest.raises(AssertionError, match="q for"):  # sign of b
+        ch17.CHECKS["17.3"](
+            lambda H, c, A, b: (right_qp(H, c, A, b)[0], b - A @ np.linalg.solve(H, c))
+        )
+    with pytest.raises(AssertionError, match="tuple"):
+        ch17.CHECKS["17.3"](lambda H, c, A, b: right_qp(H, c, A, b)[0])

@@ -1,12 +1,14 @@
 """Tests of spatial.contact.qp: QP <-> LCP (ArtiSynth §0.3) and mixed LCP -> LCP (§0.7, §0.8)."""
 
 import itertools
+import warnings
 
 import numpy as np
 import pytest
 from scipy.optimize import minimize
 
 from spatial.contact import (
+    LCPError,
     force_projection,
     lemke,
     mixed_lcp_to_lcp,
@@ -93,6 +95,10 @@ def test_qp_through_lcp_matches_slsqp(seed):
     res = solve_qp(H, c, A, b)
     np.testing.assert_allclose(res.x, x, atol=1e-10)
     np.testing.assert_allclose(res.z, z, atol=1e-10)
+    # and so does a dense KKT solve on the right active set, found by enumeration (no LCP)
+    x_kkt, _, z_kkt = brute_force_mixed(H, np.zeros((0, nx)), A, -c, np.zeros(0), b)
+    np.testing.assert_allclose(x, x_kkt, atol=1e-9)
+    np.testing.assert_allclose(z, z_kkt, atol=1e-9)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -216,6 +222,24 @@ def test_on_demand_pivoting_forms_few_columns():
     np.testing.assert_allclose(G @ res.x, 0, atol=1e-12)
 
 
+@pytest.mark.parametrize("method", ["lemke", "principal_pivoting", "pgs"])
+def test_infeasible_qp_and_mixed_lcp_are_reported(method):
+    # x1 >= 1 and -x1 >= 0 cannot both hold: every solver must say so, not return an x
+    M, N, n = np.eye(2), np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1.0, 0.0])
+    options = {"max_iter": 200} if method == "pgs" else {}
+    for res in (
+        solve_mixed_lcp(M, None, N, np.zeros(2), None, n, method=method, **options),
+        solve_qp(M, np.zeros(2), N, n, method=method, **options),
+    ):
+        assert not res.converged and not res.lcp.converged
+        assert res.message == res.lcp.message
+        with pytest.raises(LCPError, match="MixedLCPResult"):
+            res.check()
+    if method == "principal_pivoting":
+        res = solve_mixed_lcp(M, None, N, np.zeros(2), None, n, method=method, on_demand=True)
+        assert not res.converged and "no solution" in res.message
+
+
 def test_qp_solvers_agree():
     rng = np.random.default_rng(70)
     H, c = random_spd(rng, 5), rng.normal(size=5)
@@ -257,11 +281,30 @@ def test_qp_input_errors():
         qp_to_lcp(H, c, np.ones((1, 1, 2)), b)
 
 
+def test_singular_kkt_matrix_is_an_error_not_a_warning():
+    # dependent rows of G: exactly singular (LAPACK reports a zero pivot) and, after rounding,
+    # nearly singular (a tiny pivot that scipy's lu_factor would accept without a word)
+    rng = np.random.default_rng(81)
+    M, G, N, f, _, n = mixed_problem(rng)
+    G_exact = np.vstack([G, G[:1]])
+    G_rounded = np.vstack([G, G[0] + 1e-14 * G[1]])
+    for G_bad in (G_exact, G_rounded):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # any LinAlgWarning fails the test
+            with pytest.raises(ValueError, match="KKT matrix .* is singular"):
+                mixed_lcp_to_lcp(M, G_bad, N, f, np.zeros(3), n)
+            with pytest.raises(ValueError, match="KKT matrix .* is singular"):
+                solve_mixed_lcp(M, G_bad, N, f, np.zeros(3), n)
+    # M singular on the null space of G (a massless direction no constraint holds)
+    M_bad = np.zeros_like(M)
+    M_bad[0, 0] = 1.0
+    with pytest.raises(ValueError, match="KKT matrix .* is singular"):
+        mixed_lcp_to_lcp(M_bad, G, N, f, None, n)
+
+
 def test_mixed_lcp_input_errors():
     rng = np.random.default_rng(80)
     M, G, N, f, g, n = mixed_problem(rng)
-    with pytest.raises(ValueError, match="KKT matrix .* is singular"):
-        mixed_lcp_to_lcp(M, np.vstack([G, G[:1]]), N, f, np.zeros(3), n)
     with pytest.raises(ValueError, match="g must have length 2"):
         mixed_lcp_to_lcp(M, G, N, f, np.zeros(3), n)
     with pytest.raises(ValueError, match="N must have shape"):

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.linalg import LinAlgError, cho_factor, cho_solve, lu_factor, lu_solve
+from scipy.linalg import LinAlgError, cho_factor, cho_solve, get_lapack_funcs, lu_solve
 
 from ._input import matrix, square_matrix, vector
 from .lcp import Checkable, LCPResult, lemke, pgs, principal_pivoting
@@ -209,6 +209,24 @@ class ReducedLCP:
         return y[:nx], y[nx:]
 
 
+def _factor_kkt(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """LU factors ``(lu, piv)`` of the KKT matrix for ``lu_solve``; ValueError if it is singular.
+
+    Calls LAPACK ``getrf`` directly: ``scipy.linalg.lu_factor`` would only *warn* about an
+    exactly zero pivot (and say nothing about a tiny one), so the singularity is judged here,
+    from LAPACK's ``info`` and the relative size of the smallest pivot, and raised as an error.
+    """
+    (getrf,) = get_lapack_funcs(("getrf",), (A,))
+    lu, piv, info = getrf(A)
+    u = np.abs(np.diag(lu))
+    if info > 0 or (u.size and not u.min() > 1e-13 * u.max()):
+        raise ValueError(
+            "the KKT matrix [[M, -G^T], [G, 0]] is singular: G needs full row rank and M must be "
+            "positive definite on the null space of G"
+        )
+    return lu, piv
+
+
 def _mixed_inputs(M, G, N, f, g, n):
     M = square_matrix(M, "M")
     nx = M.shape[0]
@@ -267,14 +285,7 @@ def mixed_lcp_to_lcp(M, G, N, f, g, n, *, dense: bool = True) -> ReducedLCP:
     """
     M, G, N, f, g, n = _mixed_inputs(M, G, N, f, g, n)
     nx, m = M.shape[0], G.shape[0]
-    A = np.block([[M, -G.T], [G, np.zeros((m, m))]])
-    lu = lu_factor(A, check_finite=False)
-    u = np.abs(np.diag(lu[0]))
-    if u.size and not u.min() > 1e-13 * u.max():
-        raise ValueError(
-            "the KKT matrix [[M, -G^T], [G, 0]] is singular: G needs full row rank and M must be "
-            "positive definite on the null space of G"
-        )
+    lu = _factor_kkt(np.block([[M, -G.T], [G, np.zeros((m, m))]]))
     b = np.concatenate([f, g])
     reduced = ReducedLCP(None, np.zeros(0), lu, N, b)
     reduced.q = N @ lu_solve(lu, b)[:nx] - n

@@ -50,7 +50,10 @@ def check_pgs_sweep(sweep: Callable) -> None:
         M = A @ A.T + n * np.eye(n)
         q, z = rng.normal(size=n), np.abs(rng.normal(size=n))
         expected = pgs_sweep(M, q, z)
-        got = sweep(M.copy(), q.copy(), z.copy())
+        z_in = z.copy()
+        got = sweep(M.copy(), q.copy(), z_in)
+        if not np.array_equal(z_in, z):
+            raise AssertionError("the sweep changed its input z: work on a copy")
         jacobi = np.maximum(0.0, z - (M @ z + q) / np.diag(M))
         if n > 1 and np.allclose(got, jacobi) and not np.allclose(expected, jacobi):
             raise AssertionError(
