@@ -536,7 +536,21 @@ def test_linearly_implicit_step_is_stable_where_explicit_euler_blows_up():
             lambda: GreenStrainSpring(0, P0, 1, P1, k=1.0, rest_length=0.0),
             "rest_length must be positive",
         ),
+        (lambda: LinearLaw(-1.0), "k must be non-negative"),
         (lambda: LinearLaw(1.0, -0.5), "rest_length must be non-negative"),
+        (
+            lambda: GreenStrainSpring(0, P0, 1, P1, k=-3.0, rest_length=0.8),
+            "k must be non-negative",
+        ),
+        (lambda: spring_damper(0, P0, 1, P1, -1.0, 0.1, 1.0), "k must be non-negative"),
+        (
+            lambda: axial_spring(2, P1, 2, P1, LinearLaw(1.0)),
+            r"segment 0 of the spring joins point 0 to itself",
+        ),
+        (
+            lambda: MultiPointSpring([0, None, None], [P0, P1, P1], LinearLaw(1.0)),
+            r"segment 1 of the spring joins point 1 to itself",
+        ),
         (lambda: LinearLaw(1.0, 0.5, -0.1), "d must be non-negative"),
         (lambda: LinearLaw([1.0, 2.0]), "k must be a finite scalar"),
         (lambda: spring_damper(0, P0, 1, P1, 1.0, 0.1, 0.0), "rest_length must be positive"),

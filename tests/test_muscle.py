@@ -298,6 +298,8 @@ def test_zero_activation_leaves_the_passive_force():
         ({"activation": -0.1}, "activation must be non-negative"),
         ({"f_opt": -1.0}, "f_opt must be non-negative"),
         ({"l_opt": 0.0}, "l_opt must be positive"),
+        ({"l_opt": -0.1}, "l_opt must be positive"),
+        ({"activation": np.nan}, "activation contains non-finite values"),
         ({"v_max": -2.0}, "v_max must be positive"),
         ({"tendon_length": -0.1}, "tendon_length must be non-negative"),
         ({"active": np.sin}, "active must be a curve"),

@@ -136,9 +136,11 @@ class MultiPointSpring(Force):
     Raises
     ------
     ValueError
-        If there are fewer than two points, the lengths disagree, no segment is active, or a
-        body index is invalid.  At evaluation: a zero-length segment (its direction is
-        undefined; a zero-rest-length spring is :class:`PointToPointSpring`).
+        If there are fewer than two points, the lengths disagree, no segment is active, a
+        body index is invalid, or two consecutive points are the same point of the same body
+        (a segment of length zero in every configuration).  At evaluation: a zero-length
+        segment (its direction is undefined; a zero-rest-length spring is
+        :class:`PointToPointSpring`).
     """
 
     def __init__(self, bodies: Sequence[int | None], points, law: TensionLaw, active=None):
@@ -149,6 +151,12 @@ class MultiPointSpring(Force):
         if not callable(law):
             raise ValueError("law must be callable as law(l, ldot) -> (F, dF/dl, dF/dldot)")
         n_seg = len(bodies) - 1
+        for k in range(n_seg):
+            if bodies[k] == bodies[k + 1] and np.array_equal(points[k], points[k + 1]):
+                raise ValueError(
+                    f"segment {k} of the spring joins point {k} to itself (same body, same "
+                    "point): its length is always zero"
+                )
         active = (True,) * n_seg if active is None else tuple(bool(a) for a in active)
         if len(active) != n_seg:
             raise ValueError(f"active must have one entry per segment ({n_seg}), got {len(active)}")
