@@ -41,8 +41,3 @@ def crm_matrix(v: np.ndarray) -> np.ndarray:
 def cross_motion(v: np.ndarray, m: np.ndarray) -> np.ndarray:
     """``v × m`` for motion vectors (..., 6) (eq. 2.33)."""
     return mv(crm_matrix(v), m)
-
-
-def cross_force(v: np.ndarray, f: np.ndarray) -> np.ndarray:
-    """``v ×* f`` for a motion vector ``v`` and a force vector ``f`` (..., 6) (eq. 2.34)."""
-    return -mTv(crm_matrix(v), f)

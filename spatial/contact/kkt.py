@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
 
+from .._batched import T as _T
 from ._input import as_array, box_bounds, iteration_limit, matrix, square_matrix, tolerance, vector
 from .lcp import Checkable, _natural_residual
 
@@ -51,10 +52,6 @@ def _Minv(M: np.ndarray, B: np.ndarray) -> np.ndarray:
 def _schur_inv(G: np.ndarray, MiGT: np.ndarray, B: np.ndarray) -> np.ndarray:
     """``(G M⁻¹ Gᵀ)⁻¹ B``."""
     return _solve(G @ MiGT, B, "G must have full row rank (G M^-1 G^T is singular)")
-
-
-def _T(A: np.ndarray) -> np.ndarray:
-    return np.swapaxes(A, -1, -2)
 
 
 def kkt_matrix(M, G) -> np.ndarray:

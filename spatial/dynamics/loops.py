@@ -41,6 +41,8 @@ import numpy as np
 import scipy.sparse
 import scipy.sparse.linalg
 
+from .._batched import T as _T
+from .._batched import mv as _mv
 from .._validate import as_array, as_scalar_array
 from ..joints import Cylindrical, Fixed, Joint, Planar, Prismatic, Revolute, Spherical
 from ..kinematics import _forward_pass
@@ -80,16 +82,6 @@ _CONSISTENCY_TOL = 1e-6  # relative residual above which a linear system is call
 
 
 # ----------------------------------------------------------------------------- small helpers
-
-
-def _T(X: np.ndarray) -> np.ndarray:
-    """Transpose of the last two axes (``Xᵀ`` is the force transform ``X⁻*``)."""
-    return np.swapaxes(X, -1, -2)
-
-
-def _mv(X: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """``X @ v`` over batches, for (..., n, m) and (..., m)."""
-    return (X @ v[..., None])[..., 0]
 
 
 def _rank(M: np.ndarray, tol: float) -> np.ndarray:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._batched import cross_force, cross_motion
+from .._batched import crm_matrix
 from .._batched import mTv as _mTv
 from .._batched import mv as _mv
 from .._validate import as_array
@@ -74,11 +74,10 @@ def _rnea(model: Model, q, qd, qdd, f_ext) -> tuple[np.ndarray, list]:
         Xup.append(X_J @ model.X_tree[i])
         S.append(S_i)
         v.append(_mv(Xup[i], v[p]) + v_J)
-        a.append(
-            _mv(Xup[i], a[p]) + _mv(S_i, qdd[..., model.v_index[i]]) + c_J + cross_motion(v[i], v_J)
-        )
+        v_cross = crm_matrix(v[i])  # v_i×, and v_i×* = -(v_i×)ᵀ
+        a.append(_mv(Xup[i], a[p]) + _mv(S_i, qdd[..., model.v_index[i]]) + c_J + _mv(v_cross, v_J))
         I = model.inertia[i]
-        f.append(_mv(I, a[i]) + cross_force(v[i], _mv(I, v[i])))
+        f.append(_mv(I, a[i]) - _mTv(v_cross, _mv(I, v[i])))
         if f_ext is not None:
             X0.append(Xup[i] @ X0[p])
             f[i] = f[i] - apply_force(X0[i], f_ext[..., i, :])

@@ -41,6 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._batched import T as _T
 from .._validate import as_array
 from ..se3 import Ad, _as_frame, ad, frame_inverse, material_jacobian
 from ..vectors import skew
@@ -65,10 +66,6 @@ class ForceTerms(NamedTuple):
     f: np.ndarray
     K: np.ndarray
     D: np.ndarray
-
-
-def _T(A: np.ndarray) -> np.ndarray:
-    return np.swapaxes(A, -1, -2)
 
 
 def _block_diag(A: np.ndarray) -> np.ndarray:

@@ -86,6 +86,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._batched import T as _T
+from .._batched import mv as _mv
 from .._validate import as_array, as_scalar_array
 from ..forces import Force, assemble
 from ..inertia import validate_inertia
@@ -118,14 +120,6 @@ _RANK_TOL = 1e-10  # relative singular-value threshold that declares G rank defi
 # friction models of spatial.contact.solve_impulses (spatial.contact itself is imported on first
 # use, so that ``import spatial`` does not load the solvers)
 _FRICTION = ("pyramid", "polyhedral", "box", "gauss-seidel")
-
-
-def _T(A: np.ndarray) -> np.ndarray:
-    return np.swapaxes(A, -1, -2)
-
-
-def _mv(A: np.ndarray, x: np.ndarray) -> np.ndarray:
-    return (A @ x[..., None])[..., 0]
 
 
 def _single_frame(E, name: str) -> np.ndarray:
