@@ -14,6 +14,7 @@ from spatial.contact import (
     polyhedral_friction,
     pyramid_friction,
 )
+from spatial.contact.friction import disc_qp
 
 MASS, APPROACH, MU = 2.0, 1.0, 0.5  # point mass, normal speed into the ground, friction coeff.
 THETA = MASS * APPROACH  # normal impulse that stops the approach (frictionless, by hand)
@@ -239,6 +240,148 @@ def test_gauss_seidel_friction_residuals_and_failure():
     assert not res.converged and "not converged" in res.message
 
 
+# ---------------------------------------------------------------------------- disc sub-problem
+
+
+def disc_samples(radius, n_radii=200, n_angles=720):
+    """Dense polar grid of the disc |x| <= radius, boundary included."""
+    rho = np.linspace(0.0, radius, n_radii)[:, None]
+    phi = np.linspace(0.0, 2 * np.pi, n_angles, endpoint=False)[None, :]
+    return np.stack([rho * np.cos(phi), rho * np.sin(phi)], axis=-1).reshape(-1, 2)
+
+
+def quadratic(A, c, x):
+    x = np.atleast_2d(x)
+    return 0.5 * np.einsum("ni,ij,nj->n", x, A, x) + x @ c
+
+
+def radial_projection(A, c, radius):
+    """The old disc step: -A⁻¹c pulled radially into the disc (exact only for A ∝ 1)."""
+    x = -np.linalg.solve(A, c)
+    return x * min(1.0, radius / np.linalg.norm(x))
+
+
+def assert_disc_kkt(A, c, radius, x, nu, tol=1e-9):
+    """Global optimality on the disc: (A + ν1) x = -c, ν >= 0, |x| <= r, ν (|x| - r) = 0."""
+    scale = np.abs(A).max() * radius + np.linalg.norm(c)
+    assert nu >= 0
+    assert np.linalg.norm(x) <= radius * (1 + 1e-12)
+    np.testing.assert_allclose((A + nu * np.eye(len(c))) @ x, -c, atol=tol * scale)
+    assert abs(nu * (np.linalg.norm(x) - radius)) <= tol * scale
+    assert np.linalg.eigvalsh(A + nu * np.eye(len(c))).min() >= -tol * scale
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_disc_qp_is_the_minimizer_on_the_disc(seed):
+    rng = np.random.default_rng(40 + seed)
+    B = rng.normal(size=(2, 2))
+    A = B @ B.T + 0.05 * np.eye(2)  # SPD, condition numbers up to ~100
+    c = rng.normal(size=2) * rng.uniform(0.1, 5.0)
+    radius = rng.uniform(0.05, 2.0)
+    x, nu = disc_qp(A, c, radius)
+    assert_disc_kkt(A, c, radius, x, nu)
+    # no sample of the disc (grid spacing ~ radius/200) does better
+    assert quadratic(A, c, x)[0] <= quadratic(A, c, disc_samples(radius)).min() + 1e-12
+    # sticking (ν = 0) exactly when the unconstrained minimizer fits
+    inside = np.linalg.norm(np.linalg.solve(A, c)) <= radius
+    assert (nu == 0) == inside
+
+
+def test_disc_qp_beats_radial_projection_when_anisotropic():
+    # W_tt of a box vertex is anisotropic: the radial projection of -A⁻¹c is feasible but not
+    # optimal, and its direction is not opposite the slip it leaves
+    A, c, radius = np.array([[1.0, 0.6], [0.6, 3.0]]), np.array([2.0, 1.0]), 0.3
+    x, nu = disc_qp(A, c, radius)
+    old = radial_projection(A, c, radius)
+    assert quadratic(A, c, x)[0] < quadratic(A, c, old)[0] - 1e-3
+    slip = A @ x + c  # = -ν x: the impulse opposes the slip it leaves
+    np.testing.assert_allclose(x / radius, -slip / np.linalg.norm(slip), atol=1e-12)
+
+
+@pytest.mark.parametrize("c", [[3.0, -1.0], [0.2, 0.1], [0.0, 5.0]])
+def test_disc_qp_isotropic_is_the_radial_projection(c):
+    A, radius = 2.5 * np.eye(2), 0.4
+    x, nu = disc_qp(A, np.array(c), radius)
+    np.testing.assert_allclose(x, radial_projection(A, np.array(c), radius), atol=1e-14)
+    # by hand: ν = |c|/r - a on the boundary, 0 inside
+    assert nu == pytest.approx(max(0.0, np.linalg.norm(c) / radius - 2.5), abs=1e-12)
+
+
+def test_disc_qp_one_dimensional_is_a_clip():
+    for c, expected in [(0.3, -0.15), (5.0, -1.0), (-5.0, 1.0)]:
+        x, nu = disc_qp([[2.0]], [c], 1.0)
+        np.testing.assert_allclose(x, [expected], atol=1e-15)
+        assert nu == pytest.approx(max(0.0, abs(c) - 2.0))
+
+
+def test_disc_qp_hard_and_singular_cases():
+    # singular A = 2 u uᵀ, u = (1, 1)/√2, c in its range: a line of unconstrained minimizers;
+    # the minimum-norm one -A⁺c = -(1/4)(1, 1) fits in the disc, so it is kept (ν = 0)
+    A = np.array([[1.0, 1.0], [1.0, 1.0]])
+    x, nu = disc_qp(A, [0.5, 0.5], 1.0)
+    np.testing.assert_allclose(x, [-0.25, -0.25], atol=1e-15)
+    assert nu == 0.0
+    # c along the null direction: unbounded without the disc, so the full radius along -c
+    x, nu = disc_qp(A, [1.0, -1.0], 0.5)
+    np.testing.assert_allclose(x, np.array([-1.0, 1.0]) * 0.5 / np.sqrt(2), atol=1e-12)
+    assert nu == pytest.approx(2 * np.sqrt(2))  # (A + ν1)x = -c with A x = 0
+    # indefinite A with c orthogonal to the negative eigenvector: the hard case, ν = -e₁ = 1 and
+    # x = (±√(1 - 1/9), -1/3); either sign is a global minimizer
+    A, c = np.diag([-1.0, 2.0]), np.array([0.0, 1.0])
+    x, nu = disc_qp(A, c, 1.0)
+    assert nu == pytest.approx(1.0)
+    np.testing.assert_allclose(np.abs(x), [np.sqrt(8) / 3, 1 / 3], atol=1e-12)
+    assert_disc_kkt(A, c, 1.0, x, nu)
+    assert quadratic(A, c, x)[0] <= quadratic(A, c, disc_samples(1.0)).min() + 1e-12
+    # nearly the hard case: a tiny c₁ tilts the answer continuously towards +/- e₁
+    for c1, sign in [(1e-9, -1.0), (-1e-9, 1.0)]:
+        x, nu = disc_qp(A, [c1, 1.0], 1.0)
+        assert_disc_kkt(A, np.array([c1, 1.0]), 1.0, x, nu)
+        np.testing.assert_allclose(x, [sign * np.sqrt(8) / 3, -1 / 3], atol=1e-7)
+    # zero radius: no impulse
+    np.testing.assert_array_equal(disc_qp(np.eye(2), [1.0, 2.0], 0.0)[0], [0.0, 0.0])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_gauss_seidel_disc_is_maximally_dissipative(seed):
+    # At the converged Gauss–Seidel answer every contact's friction impulse makes the frictional
+    # power λ_t · v_t as negative as any admissible force in its disc: -μλ_n |v_t| when it
+    # slips (Coulomb: opposite the slip, on the circle), and the slip is zero otherwise.
+    rng = np.random.default_rng(50 + seed)
+    nc = 3
+    W, u = random_contacts(rng, nc)
+    u[nc:] *= 4.0  # fast enough that some contacts slide
+    mu = rng.uniform(0.2, 1.0, nc)
+    res = gauss_seidel_friction(W, u, mu, cone="disk", tol=1e-13, max_iter=50000).check()
+    sliding = 0
+    for i in range(nc):
+        v_t, lam_t, radius = res.tangent_velocity[i], res.tangent[i], mu[i] * res.normal[i]
+        assert np.linalg.norm(lam_t) <= radius * (1 + 1e-12)
+        power = lam_t @ v_t
+        assert power <= (disc_samples(radius, 20, 360) @ v_t).min() + 1e-9
+        if np.linalg.norm(v_t) > 1e-7:
+            sliding += 1
+            assert power == pytest.approx(-radius * np.linalg.norm(v_t), rel=1e-7)
+        # each contact's impulse solves its own disc problem given the others
+        t = slice(nc + 2 * i, nc + 2 * i + 2)
+        lam = np.concatenate([res.normal, res.tangent.ravel()])
+        b = u[t] + W[t] @ lam - W[t, t] @ lam_t
+        np.testing.assert_allclose(lam_t, disc_qp(W[t, t], b, radius)[0], atol=1e-8)
+    assert sliding >= 1  # the test exercises the boundary
+
+
+@pytest.mark.parametrize("omega", [0.7, 1.3])
+def test_gauss_seidel_disc_relaxation_reaches_the_same_answer(omega):
+    rng = np.random.default_rng(60)
+    W, u = random_contacts(rng, 3)
+    u[3:] *= 4.0
+    ref = gauss_seidel_friction(W, u, 0.6, cone="disk", tol=1e-13, max_iter=50000).check()
+    res = gauss_seidel_friction(W, u, 0.6, cone="disk", omega=omega, tol=1e-13, max_iter=50000)
+    res.check()
+    np.testing.assert_allclose(res.tangent_velocity, ref.tangent_velocity, atol=1e-8)
+    np.testing.assert_allclose(res.normal_velocity, ref.normal_velocity, atol=1e-8)
+
+
 # ---------------------------------------------------------------------------- helpers
 
 
@@ -303,6 +446,18 @@ def test_input_errors():
         gauss_seidel_friction(np.diag([1.0, 0.0, 1.0]), u, 0.5)
     with pytest.raises(ValueError, match="omega"):
         gauss_seidel_friction(W, u, 0.5, omega=2.5)
+    with pytest.raises(ValueError, match="1x1 or 2x2"):
+        disc_qp(np.eye(3), np.zeros(3), 1.0)
+    with pytest.raises(ValueError, match="c must have length 2"):
+        disc_qp(np.eye(2), np.zeros(3), 1.0)
+    with pytest.raises(ValueError, match="radius must be a finite number >= 0"):
+        disc_qp(np.eye(2), np.zeros(2), -1.0)
+    with pytest.raises(ValueError, match="radius must be a finite number >= 0"):
+        disc_qp(np.eye(2), np.zeros(2), np.nan)
+    with pytest.raises(ValueError, match="A must be a square matrix"):
+        disc_qp(np.ones((2, 3)), np.zeros(2), 1.0)
+    with pytest.raises(ValueError, match="A contains non-finite"):
+        disc_qp([[np.inf, 0.0], [0.0, 1.0]], np.zeros(2), 1.0)
     with pytest.raises(ValueError, match="cone must be 'disk', 'box' or 'polygon'"):
         friction_cone_violation([1.0], [[0.0, 0.0]], 0.5, cone="circle")
     with pytest.raises(ValueError, match="needs the number of directions k"):

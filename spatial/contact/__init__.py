@@ -23,6 +23,7 @@ Contact in rigid-body systems (Featherstone ch. 11):
 from .friction import (
     FrictionResult,
     box_friction,
+    disc_qp,
     friction_cone_violation,
     friction_E,
     gauss_seidel_friction,
@@ -151,6 +152,7 @@ __all__ = [
     "bouncing_ball",
     "box_box",
     "box_friction",
+    "disc_qp",
     "box_plane",
     "box_stack",
     "box_vertices",

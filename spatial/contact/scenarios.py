@@ -226,7 +226,8 @@ def sliding_box(
     half_extents : array_like, shape (3,)
     mass : float
     friction : str
-        Friction model (the polyhedral and box cones are exact for slip along the x axis).
+        Friction model (the polyhedral, box and Gauss–Seidel disc models are exact for slip along
+        the x axis).
     system : {"tree", "free"}
     g, h : float
 
