@@ -340,3 +340,11 @@ def test_a_massless_floating_system_is_reported_not_nan(child_mass):
         floating_aba(model, q, qd, [0.0])
     with pytest.raises(ValueError, match="composite inertia .* I_0\\^c, is singular"):
         floating_inverse_dynamics(model, q, qd, [0.0])
+
+
+def test_exercise_09_4_checker_accepts_the_answer_and_rejects_a_sign_error():
+    from spatial.exercises.ch09 import CHECKS
+
+    CHECKS["09.4"](lambda h, c: np.concatenate([h[:3] - np.cross(c, h[3:]), h[3:]]))
+    with pytest.raises(AssertionError):
+        CHECKS["09.4"](lambda h, c: np.concatenate([h[:3] + np.cross(c, h[3:]), h[3:]]))

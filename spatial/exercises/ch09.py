@@ -2,7 +2,8 @@
 
 09.1  hybrid dynamics from ``H`` and ``C`` by reordering the equation of motion (eqs. 9.1–9.2);
 09.2  the floating base's acceleration from the top rows of eq. 9.13 (cf. eq. 9.24);
-09.3  Table 9.7's ``I_Δ`` for a revolute joint about z, and that it leaves ``rnea`` unchanged.
+09.3  Table 9.7's ``I_Δ`` for a revolute joint about z, and that it leaves ``rnea`` unchanged;
+09.4  the spatial momentum about a fixed point carried to the centre of mass (Example 9.3).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from .. import builders
 from ..dynamics import (
     apply_inertia_delta,
     bias_force,
+    centroidal_momentum,
     crba,
     floating_coefficients,
     floating_inverse_dynamics,
@@ -22,6 +24,7 @@ from ..dynamics import (
     revolute_delta,
     rnea,
 )
+from ..kinematics import momentum
 from . import assert_close
 
 __all__ = ["CHECKS"]
@@ -69,8 +72,21 @@ def check_revolute_delta(delta_z: Callable) -> None:
     assert_close(rnea(moved, q, qd, qdd), rnea(model, q, qd, qdd), "rnea after moving I_Δ")
 
 
+def check_centroidal_from_world(centroidal_from_world: Callable) -> None:
+    """09.4: ``centroidal_from_world(h_O, c)`` is ``[L_O - c × p; p]``, the momentum about ``c``."""
+    rng = np.random.default_rng(904)
+    for model in (builders.humanoid(floating=True), builders.random_tree(rng, 5, floating=True)):
+        for _ in range(2):
+            q = model.random_configuration(rng)
+            qd = 3.0 * rng.standard_normal(model.nv)
+            cen = centroidal_momentum(model, q, qd)
+            got = centroidal_from_world(momentum(model, q, qd), cen.com)
+            assert_close(got, cen.momentum, "momentum about the centre of mass h_G")
+
+
 CHECKS = {
     "09.1": check_hybrid_solve,
     "09.2": check_base_acceleration,
     "09.3": check_revolute_delta,
+    "09.4": check_centroidal_from_world,
 }
