@@ -51,11 +51,25 @@ system
     M̂ Φ⁺ = f̃ + Gᵀλ,      G Φ⁺ = -γ g,                     (Sueda eqs. 1.73–1.74, 1.82)
     M̂ = M - h D - h² K,   f̃ = M Φ + h (ad(φ)ᵀMφ + f_gravity + f - D Φ),
 
-followed by ``E_i⁺ = E_i exp(h [φ_i⁺])`` (Sueda eq. 1.29).  ``γ`` is the Baumgarte gain
-(velocity-level stabilization, Sueda eq. 1.82): the error shrinks by about ``1 - hγ`` per step,
-``γ = 1/h`` removes it in one step and ``γ > 2/h`` is unstable.  We use the sign convention of
-:mod:`spatial.contact` (``+Gᵀλ``); Sueda writes ``+Gᵀ`` in the KKT matrix, so his ``λ`` is minus
-ours and his reaction ``-Gᵀλ/h`` is our ``+Gᵀλ/h``.
+followed by ``E_i⁺ = E_i exp(h [φ_i⁺])`` (Sueda eq. 1.29).
+
+Gyroscopic wrench.  Sueda eq. 1.28 evaluates ``c(φ) = ad(φ)ᵀMφ`` at the start of the step.  Its
+error is first order like the rest of the step, but it always has the same sign: ``c`` does no work
+(``φᵀc = 0``), so for a free body the step changes the kinetic energy by ``+½ h² cᵀM⁻¹c >= 0``,
+every step.  A chain that turns quickly (ball and cylindrical joints) gains energy this way, faster
+the faster it spins.  The ``gyroscopic`` option of :func:`kkt_step` treats ``c`` like a damping
+force instead, linearized about the current twist with ``D_gyro = ∂c/∂φ``
+(:func:`gyroscopic_jacobian`) and weighted by ``θ``: ``M̂`` gains ``-θ h D_gyro`` and ``f̃`` gains
+``-θ h D_gyro Φ`` (the role of ``D`` in Sueda eq. 1.30).  Since ``φᵀ D_gyro = -cᵀ``, the kinetic
+energy change of a free body becomes ``(1 - 2θ) ½ h² cᵀM⁻¹c + O(h³)``: ``θ = 1`` ("implicit") loses
+what the explicit step gains, ``θ = ½`` ("midpoint") leaves only the ``O(h³)`` remainder.  All three
+are first-order accurate.  ``D_gyro`` is not symmetric, so the two linearized treatments are not
+available with contact (whose friction solvers need a symmetric Delassus matrix).
+
+``γ`` is the Baumgarte gain (velocity-level stabilization, Sueda eq. 1.82): the error shrinks by
+about ``1 - hγ`` per step, ``γ = 1/h`` removes it in one step and ``γ > 2/h`` is unstable.  We use
+the sign convention of :mod:`spatial.contact` (``+Gᵀλ``); Sueda writes ``+Gᵀ`` in the KKT matrix, so
+his ``λ`` is minus ours and his reaction ``-Gᵀλ/h`` is our ``+Gᵀλ/h``.
 
 Contact with a ground plane (Sueda §1.11–1.13)
 ----------------------------------------------
@@ -93,7 +107,7 @@ from ..forces import Force, assemble
 from ..inertia import validate_inertia
 from ..joints import Joint
 from ..se3 import Ad, _as_frame, exp_se3, frame_inverse, log_se3, material_jacobian
-from ..vectors import pluho
+from ..vectors import crm, pluho, skew
 from .rigid_body import _coriolis, _gravity
 
 __all__ = [
@@ -105,6 +119,7 @@ __all__ = [
     "Trajectory",
     "mass_matrix",
     "bias_wrenches",
+    "gyroscopic_jacobian",
     "joint_coordinates",
     "constraint_jacobian",
     "constraint_error",
@@ -120,6 +135,8 @@ _RANK_TOL = 1e-10  # relative singular-value threshold that declares G rank defi
 # friction models of spatial.contact.solve_impulses (spatial.contact itself is imported on first
 # use, so that ``import spatial`` does not load the solvers)
 _FRICTION = ("pyramid", "polyhedral", "box", "gauss-seidel")
+# treatments of the gyroscopic wrench ad(φ)ᵀMφ in kkt_step: the weight θ of its Jacobian in M̂
+_GYROSCOPIC = {"explicit": 0.0, "implicit": 1.0, "midpoint": 0.5}
 
 
 def _single_frame(E, name: str) -> np.ndarray:
@@ -498,6 +515,13 @@ def _positive_step(h) -> float:
     return float(h)
 
 
+def _gyroscopic_weight(gyroscopic) -> float:
+    """``θ`` of a ``gyroscopic`` treatment: the weight of ``D_gyro`` in the step's matrix."""
+    if not isinstance(gyroscopic, str) or gyroscopic not in _GYROSCOPIC:
+        raise ValueError(f"gyroscopic must be one of {tuple(_GYROSCOPIC)}, got {gyroscopic!r}")
+    return _GYROSCOPIC[gyroscopic]
+
+
 def _nonnegative(x, name: str) -> float:
     x = as_scalar_array(x, name)
     if x.ndim != 0 or x < 0:
@@ -750,6 +774,65 @@ def bias_wrenches(system: System, E, phi) -> np.ndarray:
     return _bias(system, E, phi)
 
 
+def _gyroscopic_blocks(I: np.ndarray, phi: np.ndarray) -> np.ndarray:
+    """``∂(ad(φ)ᵀMφ)/∂φ = ad(φ)ᵀM + [[n×], [f×]; [f×], 0]`` with ``[n; f] = Mφ``, per body.
+
+    The second term is the derivative in the first slot: ``ad(δ)ᵀ [n; f] = [n × ω_δ + f × v_δ;
+    f × ω_δ]`` for ``δ = [ω_δ; v_δ]`` (the block form of Sueda eq. 1.23 read as a function of
+    ``δ``).
+    """
+    h = (I @ phi[..., None])[..., 0]
+    n_x, f_x = skew(h[..., :3]), skew(h[..., 3:])
+    slot = np.zeros(h.shape[:-1] + (6, 6))
+    slot[..., :3, :3] = n_x
+    slot[..., :3, 3:] = f_x
+    slot[..., 3:, :3] = f_x
+    return np.swapaxes(crm(phi), -1, -2) @ I + slot
+
+
+def _gyroscopic_jacobian(system: System, phi: np.ndarray) -> np.ndarray:
+    blocks = _gyroscopic_blocks(np.stack(system.inertia), phi)
+    n = 6 * system.N
+    D = np.zeros(blocks.shape[:-3] + (n, n))
+    for i in range(system.N):
+        D[..., 6 * i : 6 * i + 6, 6 * i : 6 * i + 6] = blocks[..., i, :, :]
+    return D
+
+
+def gyroscopic_jacobian(system: System, phi) -> np.ndarray:
+    """Velocity Jacobian ``D_gyro = ∂(ad(φ)ᵀMφ)/∂φ`` of the stacked gyroscopic wrenches.
+
+    Block diagonal: body ``i`` contributes ``ad(φ_i)ᵀM_i + [[n_i×], [f_i×]; [f_i×], 0]`` with
+    ``[n_i; f_i] = M_i φ_i``, the derivative of the first term of Sueda eq. 1.21.
+    :func:`kkt_step` uses it as a damping matrix in the linearly implicit step (Sueda eq. 1.30)
+    unless ``gyroscopic="explicit"``.  The wrench is quadratic in ``φ``, so
+    ``D_gyro Φ = 2 ad(φ)ᵀMφ``, and it does no work, so ``Φᵀ D_gyro = -(ad(φ)ᵀMφ)ᵀ``.
+
+    Parameters
+    ----------
+    system : System
+    phi : array_like, shape (..., N, 6)
+        Body twists.
+
+    Returns
+    -------
+    ndarray, shape (..., 6N, 6N)
+        In the sign convention of :mod:`spatial.forces` (``D = ∂f/∂φ``): the step's matrix is
+        ``M - h D_gyro``.
+
+    Raises
+    ------
+    ValueError
+        If ``phi`` does not match the system.
+    """
+    phi = as_array(phi, "phi", (6,))
+    if phi.ndim < 2 or phi.shape[-2] != system.N:
+        raise ValueError(
+            f"phi must have shape (..., {system.N}, 6) for this system, got {phi.shape}"
+        )
+    return _gyroscopic_jacobian(system, phi)
+
+
 # ----------------------------------------------------------------------------- contact
 
 
@@ -941,6 +1024,7 @@ def kkt_step(
     regularization: float = 0.0,
     ground: GroundPlane | None = None,
     q0=None,
+    gyroscopic: str = "explicit",
 ) -> StepResult:
     """One constrained, linearly implicit Euler step on SE(3) (Sueda §1.8–1.13).
 
@@ -970,6 +1054,13 @@ def kkt_step(
         Contact of the system's contact points with a plane (single states only).
     q0 : array_like, shape (..., nq), optional
         Warm start for the joint variables (the previous step's ``result.q``).
+    gyroscopic : {"explicit", "implicit", "midpoint"}
+        The gyroscopic wrench ``ad(φ)ᵀMφ``: ``"explicit"`` (default, Sueda eq. 1.28) at the
+        start of the step, which adds kinetic energy every step; ``"implicit"`` linearized at
+        the end of the step (its Jacobian :func:`gyroscopic_jacobian` enters ``M̂`` like damping),
+        which removes it; ``"midpoint"`` halfway (weight ½), whose energy error is of higher
+        order (module docstring).  ``D_gyro`` is not symmetric, so the last two cannot be
+        combined with ``ground`` (the friction solvers need a symmetric Delassus matrix).
 
     Returns
     -------
@@ -979,12 +1070,14 @@ def kkt_step(
     ------
     ValueError
         If an input is invalid or does not match the system, a joint cannot be recovered, the
-        constraints are redundant (``regularization = 0``), or contact is requested for a batch
-        of states.
+        constraints are redundant (``regularization = 0``), contact is requested for a batch
+        of states, or ``gyroscopic`` is not one of the three treatments or is not
+        ``"explicit"`` with contact.
     spatial.contact.LCPError
         If the contact solver does not converge.
     """
     E, phi = _check_system_state(system, E, phi)
+    theta = _gyroscopic_weight(gyroscopic)
     h = _positive_step(h)
     gamma = _nonnegative(baumgarte, "baumgarte")
     eps = _nonnegative(regularization, "regularization")
@@ -992,6 +1085,11 @@ def kkt_step(
         raise ValueError(f"ground must be a GroundPlane or None, got {ground!r}")
     if ground is not None and E.ndim != 3:
         raise ValueError("contact needs a single state: E of shape (N, 4, 4), no batch dimensions")
+    if ground is not None and theta:
+        raise ValueError(
+            f"gyroscopic={gyroscopic!r} does not work with contact: D_gyro makes M̂ non-symmetric "
+            "and the friction solvers need a symmetric Delassus matrix; use 'explicit'"
+        )
     forces = tuple(forces)
     for force in forces:
         if not isinstance(force, Force):
@@ -1010,6 +1108,10 @@ def kkt_step(
     M = np.broadcast_to(mass_matrix(system), batch + (n, n))
     Phi = phi.reshape(batch + (n,))
     f_tilde = _mv(M, Phi) + h * _bias(system, E, phi)
+    if theta:
+        D = theta * _gyroscopic_jacobian(system, phi)
+        M = M - h * D
+        f_tilde = f_tilde - h * _mv(D, Phi)
     if forces:
         f, K, D = assemble(forces, E, phi)
         M = M - h * D - h * h * K
@@ -1093,6 +1195,7 @@ def simulate_system(
     regularization: float = 0.0,
     ground: GroundPlane | None = None,
     q0=None,
+    gyroscopic: str = "explicit",
 ) -> Trajectory:
     """Simulate a maximal-coordinate system with ``n_steps`` calls of :func:`kkt_step`.
 
@@ -1100,7 +1203,7 @@ def simulate_system(
 
     Parameters
     ----------
-    system, forces, baumgarte, regularization, ground, q0
+    system, forces, baumgarte, regularization, ground, q0, gyroscopic
         As in :func:`kkt_step` (``q0`` warm-starts the first step only).
     E0 : array_like, shape (..., N, 4, 4)
     phi0 : array_like, shape (..., N, 6)
@@ -1123,7 +1226,14 @@ def simulate_system(
         raise ValueError(f"n_steps must be a non-negative integer, got {n_steps!r}")
     h = _positive_step(h)
     E, phi = _check_system_state(system, E0, phi0)
-    options = dict(forces=forces, baumgarte=baumgarte, regularization=regularization, ground=ground)
+    _gyroscopic_weight(gyroscopic)
+    options = dict(
+        forces=forces,
+        baumgarte=baumgarte,
+        regularization=regularization,
+        ground=ground,
+        gyroscopic=gyroscopic,
+    )
     Es, phis, qs, errors, wrenches, contacts = [E], [phi], [], [], [], []
     for _ in range(n_steps):
         step = kkt_step(system, E, phi, h, q0=q0, **options)
