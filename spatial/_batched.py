@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .vectors import crm
+from .vectors import crm, skew
 
 # crm(v) is linear in v: crm(v) = Σ_k v_k crm(e_k), one small product with this (6, 36) basis
 _CRM_BASIS = crm(np.eye(6)).reshape(6, 36)
@@ -41,3 +41,16 @@ def crm_matrix(v: np.ndarray) -> np.ndarray:
 def cross_motion(v: np.ndarray, m: np.ndarray) -> np.ndarray:
     """``v × m`` for motion vectors (..., 6) (eq. 2.33)."""
     return mv(crm_matrix(v), m)
+
+
+def force_cross_bar(h: np.ndarray) -> np.ndarray:
+    """The matrix ``h ×̄`` (..., 6, 6) with ``(h ×̄) v = v ×* h`` for forces ``h = [n; f]`` (..., 6).
+
+    ``v ×* h`` (eq. 2.34) is linear in ``v`` too; this is its matrix, ``[[-n×, -f×], [-f×, 0]]``.
+    """
+    n_x, f_x = skew(h[..., :3]), skew(h[..., 3:])
+    out = np.zeros(h.shape[:-1] + (6, 6))
+    out[..., :3, :3] = -n_x
+    out[..., :3, 3:] = -f_x
+    out[..., 3:, :3] = -f_x
+    return out

@@ -20,12 +20,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._batched import T as _T
+from .._batched import force_cross_bar
 from .._batched import mTv as _mTv
 from .._batched import mv as _mv
 from ..joints import Joint, Reversed
 from ..kinematics import _forward_pass
 from ..model import Model
-from ..vectors import crf, crm, cross_motion, skew, xinv
+from ..vectors import crf, crm, cross_motion, xinv
 
 __all__ = ["crba", "inertia_product", "coriolis_matrix"]
 
@@ -122,23 +123,13 @@ def inertia_product(model: Model, q, qdd) -> np.ndarray:
 # ----------------------------------------------------------------------------- Coriolis matrix
 
 
-def _force_cross_bar(h: np.ndarray) -> np.ndarray:
-    """The matrix ``h ×̄`` with ``(h ×̄) v = v ×* h`` for a force ``h = [n; f]`` (skew, 6x6)."""
-    n_x, f_x = skew(h[..., :3]), skew(h[..., 3:])
-    out = np.zeros(h.shape[:-1] + (6, 6))
-    out[..., :3, :3] = -n_x
-    out[..., :3, 3:] = -f_x
-    out[..., 3:, :3] = -f_x
-    return out
-
-
 def _body_coriolis(v: np.ndarray, I: np.ndarray) -> np.ndarray:
     """``B(v, I) = ½ (v ×* I - I v× + (I v) ×̄)``: ``B v = v ×* I v`` and ``B + Bᵀ = v×* I - I v×``.
 
     The Coriolis factorization of one rigid body (Niemeyer & Slotine 1991; Echeandia &
     Wensing 2021).  It is covariant: ``B(X v, X* I X⁻¹) = X* B(v, I) X⁻¹``.
     """
-    return 0.5 * (crf(v) @ I - I @ crm(v) + _force_cross_bar(_mv(I, v)))
+    return 0.5 * (crf(v) @ I - I @ crm(v) + force_cross_bar(_mv(I, v)))
 
 
 def _subspace_rate(joint: Joint, q: np.ndarray, qd: np.ndarray) -> np.ndarray:

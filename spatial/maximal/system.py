@@ -101,13 +101,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._batched import T as _T
+from .._batched import force_cross_bar
 from .._batched import mv as _mv
 from .._validate import as_array, as_scalar_array
 from ..forces import Force, assemble
 from ..inertia import validate_inertia
 from ..joints import Joint
 from ..se3 import Ad, _as_frame, exp_se3, frame_inverse, log_se3, material_jacobian
-from ..vectors import crm, pluho, skew
+from ..vectors import crm, pluho
 from .rigid_body import _coriolis, _gravity
 
 __all__ = [
@@ -781,13 +782,7 @@ def _gyroscopic_blocks(I: np.ndarray, phi: np.ndarray) -> np.ndarray:
     f × ω_δ]`` for ``δ = [ω_δ; v_δ]`` (the block form of Sueda eq. 1.23 read as a function of
     ``δ``).
     """
-    h = (I @ phi[..., None])[..., 0]
-    n_x, f_x = skew(h[..., :3]), skew(h[..., 3:])
-    slot = np.zeros(h.shape[:-1] + (6, 6))
-    slot[..., :3, :3] = n_x
-    slot[..., :3, 3:] = f_x
-    slot[..., 3:, :3] = f_x
-    return np.swapaxes(crm(phi), -1, -2) @ I + slot
+    return _T(crm(phi)) @ I - force_cross_bar(_mv(I, phi))
 
 
 def _gyroscopic_jacobian(system: System, phi: np.ndarray) -> np.ndarray:
