@@ -87,9 +87,11 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
     """Wrap a pure function in ``ipywidgets.interactive`` and (optionally) display it.
 
     The function runs once with the default control values when the widget is built, so a
-    test run exercises it.  Figures the function opens are shown inside the widget's output
-    area and then closed.  Tests build the widget with ``show=False``, set a control's
-    ``.value`` and assert on ``widget.result`` (the function's return value).
+    test run exercises it.  Sliders and text boxes rerun it when released, not continuously
+    while dragged (a simulation behind a slider takes a moment).  Figures the function opens
+    are shown inside the widget's output area and then closed.  Tests build the widget with
+    ``show=False``, set a control's ``.value`` and assert on ``widget.result`` (the function's
+    return value).
 
     Parameters
     ----------
@@ -116,6 +118,9 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
         return result
 
     widget = ipywidgets.interactive(run, **controls)
+    for control in widget.kwargs_widgets:  # rerun on release, not for every pixel of a drag
+        if hasattr(control, "continuous_update"):
+            control.continuous_update = False
     if show:
         from IPython.display import display
 

@@ -53,6 +53,7 @@ def test_interact_runs_with_defaults_and_updates_result():
     w.children[1].value = 0.5
     assert w.result == 5.5
     assert plt.get_fignums() == []
+    assert not any(c.continuous_update for c in w.kwargs_widgets)  # reruns on release only
 
 
 # ------------------------------------------------------------------------------------ check
