@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .vectors import crm, skew
-
-# crm(v) is linear in v: crm(v) = Σ_k v_k crm(e_k), one small product with this (6, 36) basis
-_CRM_BASIS = crm(np.eye(6)).reshape(6, 36)
+from .vectors import _crm as crm_matrix  # v× (..., 6, 6) without validation (eq. 2.31)
+from .vectors import skew
 
 
 def T(X: np.ndarray) -> np.ndarray:
@@ -28,14 +26,6 @@ def mv(X: np.ndarray, v: np.ndarray) -> np.ndarray:
 def mTv(X: np.ndarray, f: np.ndarray) -> np.ndarray:
     """``Xᵀ @ f`` over batches; with ``X = ^iX_λ(i)`` this is ``^λ(i)X_i* f``."""
     return (f[..., None, :] @ X)[..., 0, :]
-
-
-def crm_matrix(v: np.ndarray) -> np.ndarray:
-    """``v×`` (..., 6, 6) for motion vectors ``v`` (..., 6) (Featherstone eq. 2.31).
-
-    Its force counterpart is ``v×* = -(v×)ᵀ`` (eq. 2.32).
-    """
-    return (v[..., None, :] @ _CRM_BASIS).reshape(v.shape[:-1] + (6, 6))
 
 
 def cross_motion(v: np.ndarray, m: np.ndarray) -> np.ndarray:

@@ -72,11 +72,17 @@ def skew(v: np.ndarray) -> np.ndarray:
         If ``v`` is not of shape (..., 3) or is not finite.
     """
     v = as_array(v, "v", (3,))
-    x, y, z = v[..., 0], v[..., 1], v[..., 2]
-    o = np.zeros_like(x)
-    return np.stack(
-        [np.stack([o, -z, y], -1), np.stack([z, o, -x], -1), np.stack([-y, x, o], -1)], -2
-    )
+    return (v[..., None, :] @ _SKEW_BASIS).reshape(v.shape[:-1] + (3, 3))
+
+
+# v× is linear in v: v× = Σ_k v_k (e_k×), one small product with this (3, 9) basis
+_SKEW_BASIS = np.array(
+    [
+        [[0.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]],
+        [[0.0, 0.0, 1.0], [0.0, 0.0, 0.0], [-1.0, 0.0, 0.0]],
+        [[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 0.0]],
+    ]
+).reshape(3, 9)
 
 
 def unskew(S: np.ndarray) -> np.ndarray:
@@ -536,12 +542,24 @@ def crm(v) -> np.ndarray:
         If an input does not have the documented trailing shape or is not finite.
     """
     v = as_array(v, "v", (6,))
-    W = skew(v[..., :3])
-    out = np.zeros(v.shape[:-1] + (6, 6))
-    out[..., :3, :3] = W
-    out[..., 3:, 3:] = W
-    out[..., 3:, :3] = skew(v[..., 3:])
-    return out
+    return _crm(v)
+
+
+def _crm(v: np.ndarray) -> np.ndarray:
+    """``crm`` without validation: ``v×`` (..., 6, 6) for motion vectors ``v`` (..., 6)."""
+    return (v[..., None, :] @ _CRM_BASIS).reshape(v.shape[:-1] + (6, 6))
+
+
+def _crm_basis() -> np.ndarray:
+    """The (6, 36) matrix whose row k is ``e_k×`` (eq. 2.31 is linear in ``v``)."""
+    basis = np.zeros((6, 6, 6))
+    for k in range(3):
+        basis[k, :3, :3] = basis[k, 3:, 3:] = _SKEW_BASIS[k].reshape(3, 3)  # ω×
+        basis[k + 3, 3:, :3] = _SKEW_BASIS[k].reshape(3, 3)  # v_O×
+    return basis.reshape(6, 36)
+
+
+_CRM_BASIS = _crm_basis()
 
 
 def crf(v) -> np.ndarray:
@@ -584,9 +602,7 @@ def cross_motion(v, m) -> np.ndarray:
     """
     v = as_array(v, "v", (6,))
     m = as_array(m, "m", (6,))
-    w, vo = v[..., :3], v[..., 3:]
-    mw, mo = m[..., :3], m[..., 3:]
-    return np.concatenate([np.cross(w, mw), np.cross(w, mo) + np.cross(vo, mw)], -1)
+    return (_crm(v) @ m[..., None])[..., 0]
 
 
 def cross_force(v, f) -> np.ndarray:
@@ -611,9 +627,7 @@ def cross_force(v, f) -> np.ndarray:
     """
     v = as_array(v, "v", (6,))
     f = as_array(f, "f", (6,))
-    w, vo = v[..., :3], v[..., 3:]
-    n, g = f[..., :3], f[..., 3:]
-    return np.concatenate([np.cross(w, n) + np.cross(vo, g), np.cross(w, g)], -1)
+    return -(f[..., None, :] @ _crm(v))[..., 0, :]  # v×* f = -(v×)ᵀ f
 
 
 def XtoV(X) -> np.ndarray:

@@ -337,6 +337,12 @@ def test_crm_crf_match_eqs_2_31_to_2_34(rng):
         close(sp.crf(v[k]), np.block([[W, V], [Z, W]]))
     close(sp.cross_motion(v, m), (sp.crm(v) @ m[..., None])[..., 0])
     close(sp.cross_force(v, f), (sp.crf(v) @ f[..., None])[..., 0])
+    # and the 3D-vector forms of eqs. 2.33-2.34
+    w, vo, mw, mo, n, g = v[..., :3], v[..., 3:], m[..., :3], m[..., 3:], f[..., :3], f[..., 3:]
+    motion = np.concatenate([np.cross(w, mw), np.cross(w, mo) + np.cross(vo, mw)], -1)
+    force = np.concatenate([np.cross(w, n) + np.cross(vo, g), np.cross(w, g)], -1)
+    close(sp.cross_motion(v, m), motion)
+    close(sp.cross_force(v, f), force)
 
 
 class TestTable23:
