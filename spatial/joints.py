@@ -267,13 +267,13 @@ class Revolute(Joint):
         # cos q · X_cos + sin q · X_sin + X_one with constant 6x6 matrices
         E0, E90 = _axis_rotation(self.axis, np.array(0.0)), _axis_rotation(self.axis, np.pi / 2)
         aa = np.outer(self.axis, self.axis)
-        self._X_cos, self._X_sin, self._X_one = (
-            _rotation_transform(E) for E in (E0 - aa, E90 - aa, aa)
-        )
+        self._X_cos_sin = np.stack([_rotation_transform(E0 - aa), _rotation_transform(E90 - aa)])
+        self._X_cos_sin = self._X_cos_sin.reshape(2, 36)
+        self._X_one = _rotation_transform(aa)
 
     def transform(self, q):
-        c, s = np.cos(q)[..., None], np.sin(q)[..., None]
-        return c * self._X_cos + s * self._X_sin + self._X_one
+        cos_sin = np.concatenate([np.cos(q), np.sin(q)], -1)  # (..., 2): one product for a batch
+        return (cos_sin @ self._X_cos_sin).reshape(q.shape[:-1] + (6, 6)) + self._X_one
 
     def motion_subspace(self, q):
         return _broadcast_constant(self._S, q)
@@ -303,7 +303,7 @@ class Prismatic(Joint):
 
     def transform(self, q):
         # xlt(a q) = 1 + q (xlt(a) - 1): linear in q
-        return np.eye(6) + q[..., None] * self._X_rate
+        return (q @ self._X_rate.reshape(1, 36)).reshape(q.shape[:-1] + (6, 6)) + np.eye(6)
 
     def motion_subspace(self, q):
         return _broadcast_constant(self._S, q)

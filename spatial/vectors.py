@@ -72,7 +72,7 @@ def skew(v: np.ndarray) -> np.ndarray:
         If ``v`` is not of shape (..., 3) or is not finite.
     """
     v = as_array(v, "v", (3,))
-    return (v[..., None, :] @ _SKEW_BASIS).reshape(v.shape[:-1] + (3, 3))
+    return (v @ _SKEW_BASIS).reshape(v.shape[:-1] + (3, 3))
 
 
 # v× is linear in v: v× = Σ_k v_k (e_k×), one small product with this (3, 9) basis
@@ -547,7 +547,7 @@ def crm(v) -> np.ndarray:
 
 def _crm(v: np.ndarray) -> np.ndarray:
     """``crm`` without validation: ``v×`` (..., 6, 6) for motion vectors ``v`` (..., 6)."""
-    return (v[..., None, :] @ _CRM_BASIS).reshape(v.shape[:-1] + (6, 6))
+    return (v @ _CRM_BASIS).reshape(v.shape[:-1] + (6, 6))
 
 
 def _crm_basis() -> np.ndarray:
