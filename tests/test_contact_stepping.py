@@ -321,6 +321,23 @@ def test_failed_contact_solve_falls_back_to_gauss_seidel_and_says_so(monkeypatch
     assert tr.fallbacks == len(tr.t) - 1  # one contact problem per step, each one a fallback
 
 
+def test_post_stabilization_falls_back_to_lemke_when_gauss_seidel_stalls(monkeypatch):
+    setup = ct.box_stack(2, drop=2e-3, system="free")
+    reference = setup.simulate(duration=0.05, stabilization="post", locate_events=False)
+    pgs = ct.stepping.pgs
+    calls = []
+
+    def stalled(W, q, **options):  # one sweep only: far from converged
+        calls.append(len(q))
+        return pgs(W, q, **{**options, "max_iter": 1})
+
+    monkeypatch.setattr(ct.stepping, "pgs", stalled)
+    tr = setup.simulate(duration=0.05, stabilization="post", locate_events=False)
+    assert calls  # post-stabilization ran, with Gauss–Seidel stalled every time
+    assert tr.penetration.max() <= 1e-6  # Lemke took over (one stalled sweep leaves ~1 mm)
+    np.testing.assert_allclose(tr.q, reference.q, rtol=0, atol=1e-6)
+
+
 def test_contact_solve_that_fails_raises(monkeypatch):
     setup = ct.sliding_box(mu=0.5, speed=1.0, h=4e-3, system="free")
     _failing("all", monkeypatch)

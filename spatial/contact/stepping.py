@@ -41,7 +41,7 @@ import numpy as np
 
 from .friction import FrictionResult
 from .impact import ImpactResult, impact, restitution_coefficient
-from .lcp import LCPError, pgs
+from .lcp import LCPError, lemke, pgs
 from .rigid import FRICTION_MODELS, solve_impulses
 from .scene import Contacts, Scene
 
@@ -252,7 +252,10 @@ def _advance(scene: Scene, q, v, h: float, p: ContactParams, tau, start: Contact
 def _post_stabilize(scene: Scene, q, contacts: Contacts, p: ContactParams):
     """Remove penetrations by the smallest correction in the metric of ``H`` (module step 5).
 
-    Penetrations below a thousandth of ``event_tol`` (round-off) are left alone.
+    Penetrations below a thousandth of ``event_tol`` (round-off) are left alone.  The small LCP
+    is solved by projected Gauss–Seidel, and by Lemke's method if that has not converged (its
+    matrix is regularized to be positive definite, so Lemke finds the solution; ``LCPError``
+    if not even that succeeds).
     """
     near = contacts.select(contacts.gap <= p.margin)
     if not np.any(near.gap < -1e-3 * p.event_tol):
@@ -262,7 +265,12 @@ def _post_stabilize(scene: Scene, q, contacts: Contacts, p: ContactParams):
     HiJT = np.linalg.solve(scene.mass_matrix(q), Jn.T)
     W = Jn @ HiJT
     W[np.diag_indices_from(W)] += 1e-12 * max(1.0, np.trace(W))  # keeps zero rows solvable
-    mu = pgs(W, near.gap, tol=1e-10, max_iter=1000).z
+    res = pgs(W, near.gap, tol=1e-10, max_iter=1000)
+    if not res.converged:
+        # redundant contacts make W nearly singular: ask for the accuracy that matters, gaps
+        # to within event_tol
+        res = lemke(W, near.gap, tol=p.event_tol).check()
+    mu = res.z
     return scene.integrate(q, HiJT @ mu, 1.0)
 
 
