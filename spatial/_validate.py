@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["as_array", "as_scalar_array", "require_rotation"]
+__all__ = ["as_array", "as_scalar_array", "positive_scalar", "positive_scalars", "require_rotation"]
 
 
 def as_array(x, name: str, tail: tuple[int, ...]) -> np.ndarray:
@@ -31,6 +31,21 @@ def as_scalar_array(x, name: str) -> np.ndarray:
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} contains non-finite values (nan or inf)")
     return a
+
+
+def positive_scalar(x, name: str) -> float:
+    """``x`` as a float; ``ValueError`` unless it is one finite number > 0 (a length, a mass)."""
+    a = as_scalar_array(x, name)
+    if a.shape != ():
+        raise ValueError(f"{name} must be a single number, got {x!r}")
+    if a <= 0:
+        raise ValueError(f"{name} must be > 0, got {x!r}")
+    return float(a)
+
+
+def positive_scalars(values, names) -> list[float]:
+    """:func:`positive_scalar` for each of ``values``, named by the matching ``names``."""
+    return [positive_scalar(x, name) for x, name in zip(values, names, strict=True)]
 
 
 def require_rotation(E: np.ndarray, name: str = "E", tol: float = 1e-8) -> None:

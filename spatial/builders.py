@@ -25,7 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import joints as J
-from ._validate import as_scalar_array
+from ._validate import as_scalar_array, positive_scalars
 from .inertia import cuboid_inertia, cylinder_inertia, mcI, point_mass_inertia, sphere_inertia
 from .model import Model
 from .rotations import quat_normalize, quat_to_matrix
@@ -843,16 +843,6 @@ def geared_arm(
 # ----------------------------------------------------------------------------- closed loops
 
 
-def _positive(values, names) -> list[float]:
-    out = []
-    for value, name in zip(values, names, strict=True):
-        x = float(as_scalar_array(value, name))
-        if x <= 0:
-            raise ValueError(f"{name} must be > 0, got {value!r}")
-        out.append(x)
-    return out
-
-
 def _bar(m: float, start, end) -> np.ndarray:
     """Uniform rod (as :func:`_rod`) from ``start`` to ``end``, in body coordinates."""
     start, d = np.asarray(start, float), np.asarray(end, float) - np.asarray(start, float)
@@ -892,10 +882,10 @@ def four_bar(
     Model
         ``NB = 3``, ``NL = 1`` (a revolute loop joint: 5 constraints of rank 2, mobility 1).
     """
-    l1, l2, l3, l0 = _positive(
+    l1, l2, l3, l0 = positive_scalars(
         (crank, coupler, rocker, ground), ("crank", "coupler", "rocker", "ground")
     )
-    m1, m2, m3 = _positive(masses, ("crank mass", "coupler mass", "rocker mass"))
+    m1, m2, m3 = positive_scalars(masses, ("crank mass", "coupler mass", "rocker mass"))
     model = Model(gravity=[0.0, -g, 0.0])
     model.add_body(0, J.Revolute("z"), np.eye(6), _rod(m1, l1, "x"), name="crank")
     model.add_body(1, J.Revolute("z"), xlt([l1, 0.0, 0.0]), _rod(m2, l2, "x"), name="coupler")
@@ -937,9 +927,9 @@ def crank_slider(
     Model
         ``NB = 3``, ``NL = 1``.
     """
-    r, l = _positive((crank, rod), ("crank", "rod"))
+    r, l = positive_scalars((crank, rod), ("crank", "rod"))
     e = float(as_scalar_array(offset, "offset"))
-    m1, m2, m3 = _positive(masses, ("crank mass", "rod mass", "slider mass"))
+    m1, m2, m3 = positive_scalars(masses, ("crank mass", "rod mass", "slider mass"))
     model = Model(gravity=[0.0, -g, 0.0])
     model.add_body(0, J.Revolute("z"), np.eye(6), _rod(m1, r, "x"), name="crank")
     model.add_body(1, J.Revolute("z"), xlt([r, 0.0, 0.0]), _rod(m2, l, "x"), name="rod")
@@ -983,9 +973,9 @@ def planar_loop_fig_8_3(
     Model
         ``NB = 4``, ``NL = 1``.
     """
-    l1, l2 = _positive((l1, l2), ("l1", "l2"))
-    a1, a2 = _positive(arm, ("upper arm length", "forearm length"))
-    m1, m2, m3, m4 = _positive(masses, ("B1 mass", "B2 mass", "B3 mass", "B4 mass"))
+    l1, l2 = positive_scalars((l1, l2), ("l1", "l2"))
+    a1, a2 = positive_scalars(arm, ("upper arm length", "forearm length"))
+    m1, m2, m3, m4 = positive_scalars(masses, ("B1 mass", "B2 mass", "B3 mass", "B4 mass"))
     model = Model(gravity=[0.0, -g, 0.0])
     model.add_body(0, J.Revolute("z"), np.eye(6), _rod(m1, a1, "x"), name="B1")
     model.add_body(0, J.Revolute("z"), xlt([l1, 0.0, 0.0]), _rod(m2, 0.4, "x"), name="B2")
@@ -1027,7 +1017,7 @@ def ladder(
         ``NB = 2n``, ``NL = n``.
     """
     n = _count(n, "n")
-    s, h, m = _positive((spacing, height, mass), ("spacing", "height", "mass"))
+    s, h, m = positive_scalars((spacing, height, mass), ("spacing", "height", "mass"))
     model = Model(gravity=[0.0, -g, 0.0])
     rung = np.array([0.5 * s, -0.5 * h, 0.0])  # rung pin relative to the start of a top bar
     for k in range(1, n + 1):

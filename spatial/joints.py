@@ -267,8 +267,7 @@ class Revolute(Joint):
         # cos q · X_cos + sin q · X_sin + X_one with constant 6x6 matrices
         E0, E90 = _axis_rotation(self.axis, np.array(0.0)), _axis_rotation(self.axis, np.pi / 2)
         aa = np.outer(self.axis, self.axis)
-        self._X_cos_sin = np.stack([_rotation_transform(E0 - aa), _rotation_transform(E90 - aa)])
-        self._X_cos_sin = self._X_cos_sin.reshape(2, 36)
+        self._X_cos_sin = _rotation_transform(np.stack([E0 - aa, E90 - aa])).reshape(2, 36)
         self._X_one = _rotation_transform(aa)
 
     def transform(self, q):

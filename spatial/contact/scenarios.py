@@ -21,6 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import builders
+from .._validate import positive_scalar
 from ..inertia import cuboid_inertia, sphere_inertia
 from ..joints import Free
 from ..model import Model
@@ -98,13 +99,6 @@ def _system(system: str) -> str:
     return system
 
 
-def _positive(x, name: str) -> float:
-    a = np.asarray(x, dtype=float)
-    if a.shape != () or not np.isfinite(a) or a <= 0:
-        raise ValueError(f"{name} must be a positive number, got {x!r}")
-    return float(a)
-
-
 def _bodies(inertias, poses, velocities, system: str, g: float):
     """Free bodies as a tree of Free joints on the base or as FreeBodies, with their state.
 
@@ -170,7 +164,7 @@ def bouncing_ball(
     """
     params = ContactParams(mu=mu, restitution=restitution, law=law)
     height, radius, mass, g = (
-        _positive(x, n)
+        positive_scalar(x, n)
         for x, n in ((height, "height"), (radius, "radius"), (mass, "mass"), (g, "g"))
     )
     E = frame(np.eye(3), [0.0, 0.0, height + radius])
@@ -245,8 +239,8 @@ def sliding_box(
     if not 0 <= slope < np.pi / 2:
         raise ValueError(f"slope must lie in [0, pi/2), got {slope!r}")
     Box(half_extents)
-    I, E, normal = _box_on_plane(half_extents, slope, _positive(mass, "mass"))
-    g = _positive(g, "g")
+    I, E, normal = _box_on_plane(half_extents, slope, positive_scalar(mass, "mass"))
+    g = positive_scalar(g, "g")
     v_body = np.array([0.0, 0.0, 0.0, float(speed), 0.0, 0.0])
     system_, q0, v0 = _bodies([I], [E], [v_body], _system(system), g)
     scene = Scene(system_)
@@ -297,11 +291,11 @@ def tipping_box(
     R = roty(tilt)[:3, :3].T
     E = frame(R, [0.0, 0.0, a * np.sin(tilt) + b * np.cos(tilt)])
     system_, q0, v0 = _bodies(
-        [cuboid_inertia(_positive(mass, "mass"), *(2 * np.asarray(half_extents, float)))],
+        [cuboid_inertia(positive_scalar(mass, "mass"), *(2 * np.asarray(half_extents, float)))],
         [E],
         [np.zeros(6)],
         _system(system),
-        _positive(g, "g"),
+        positive_scalar(g, "g"),
     )
     scene = Scene(system_)
     scene.add(0, Plane([0.0, 0.0, 1.0], 0.0), name="floor")
@@ -338,8 +332,8 @@ def double_pendulum_floor(
         For a non-positive floor distance or radius, or invalid contact parameters.
     """
     params = ContactParams(mu=mu, restitution=restitution, law=law)
-    floor = _positive(floor, "floor")
-    model = builders.double_pendulum(bob_radius=_positive(bob_radius, "bob_radius"))
+    floor = positive_scalar(floor, "floor")
+    model = builders.double_pendulum(bob_radius=positive_scalar(bob_radius, "bob_radius"))
     scene = Scene(model, planar=[0.0, 0.0, 1.0])
     scene.add(0, Plane([0.0, 1.0, 0.0], -floor), name="floor")
     for body in (1, 2):
@@ -406,9 +400,9 @@ def box_stack(
         raise ValueError(f"drop must be >= 0, got {drop!r}")
     heights = np.cumsum([2 * s[2] + drop for s in sizes]) - np.array([s[2] for s in sizes])
     poses = [frame(np.eye(3), [0.0, 0.0, z]) for z in heights]
-    inertias = [cuboid_inertia(_positive(mass, "mass"), *(2 * s)) for s in sizes]
+    inertias = [cuboid_inertia(positive_scalar(mass, "mass"), *(2 * s)) for s in sizes]
     system_, q0, v0 = _bodies(
-        inertias, poses, [np.zeros(6)] * int(n), _system(system), _positive(g, "g")
+        inertias, poses, [np.zeros(6)] * int(n), _system(system), positive_scalar(g, "g")
     )
     scene = Scene(system_)
     scene.add(0, Plane([0.0, 0.0, 1.0], 0.0), name="floor")
@@ -467,7 +461,7 @@ def example_11_1(
     ValueError
         For a non-positive mass or radius or a negative curvature.
     """
-    m, r = _positive(mass, "mass"), _positive(radius, "radius")
+    m, r = positive_scalar(mass, "mass"), positive_scalar(radius, "radius")
     if not curvature >= 0:
         raise ValueError(f"curvature must be >= 0, got {curvature!r}")
     H = np.diag([m, m, 0.5 * m * r**2])
@@ -511,10 +505,10 @@ def painleve_rod(
         raise ValueError(f"theta must lie in (0, pi/2), got {theta!r}")
     if not mu >= 0:
         raise ValueError(f"friction coefficient mu must be >= 0, got {mu!r}")
-    m, l = _positive(mass, "mass"), _positive(half_length, "half_length")
+    m, l = positive_scalar(mass, "mass"), positive_scalar(half_length, "half_length")
     H = np.diag([m, m, m * l**2 / 3.0])
     t_n = np.array([0.0, 1.0, -l * np.cos(theta)])
     t_t = np.array([1.0, 0.0, l * np.sin(theta)])
     tdot = np.array([l * np.sin(theta) * angular_velocity**2])
-    force = np.array([0.0, -m * _positive(g, "g"), 0.0])
+    force = np.array([0.0, -m * positive_scalar(g, "g"), 0.0])
     return ContactProblem(H, force, t_n[:, None], tdot, (t_n + mu * t_t)[:, None])

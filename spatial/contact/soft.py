@@ -36,9 +36,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import as_scalar_array
+from .._validate import as_scalar_array, positive_scalar
 from .scene import Contacts, Scene
-from .stepping import Trajectory, _positive, _run, _tau
+from .stepping import Trajectory, _run, _tau
 
 __all__ = [
     "SoftContactParams",
@@ -411,7 +411,7 @@ def soft_step(
     """
     q, v = scene.check_state(q, v)
     return _soft_step(
-        scene, q, v, _state(state), _positive(h, "h"), _params(params), _tau(scene, tau)
+        scene, q, v, _state(state), positive_scalar(h, "h"), _params(params), _tau(scene, tau)
     )
 
 
@@ -450,7 +450,7 @@ def simulate_soft(
     """
     q, v = scene.check_state(q0, v0)
     prm, tau = _params(params), _tau(scene, tau)
-    duration, h = _positive(duration, "duration"), _positive(h, "h")
+    duration, h = positive_scalar(duration, "duration"), positive_scalar(h, "h")
     patches = [SurfaceState.rest(scene, q) if state is None else _state(state)]
 
     def advance(q, v, hh):

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._validate import positive_scalar
 from .friction import FrictionResult
 from .impact import ImpactResult, impact, restitution_coefficient
 from .lcp import LCPError, lemke, pgs
@@ -330,13 +331,6 @@ def _tau(scene: Scene, tau) -> np.ndarray:
     return tau
 
 
-def _positive(h, name: str) -> float:
-    a = np.asarray(h, dtype=float)
-    if a.shape != () or not np.isfinite(a) or a <= 0:
-        raise ValueError(f"{name} must be a positive number, got {h!r}")
-    return float(a)
-
-
 def step(scene: Scene, q, v, h: float, params: ContactParams | None = None, tau=None):
     """One time step with rigid contact (module docstring; Featherstone Table 11.1).
 
@@ -367,7 +361,7 @@ def step(scene: Scene, q, v, h: float, params: ContactParams | None = None, tau=
         If a contact problem has no solution the solver can find.
     """
     q, v = scene.check_state(q, v)
-    return _step(scene, q, v, _positive(h, "h"), _params(params), _tau(scene, tau))
+    return _step(scene, q, v, positive_scalar(h, "h"), _params(params), _tau(scene, tau))
 
 
 @dataclass
@@ -483,7 +477,7 @@ def simulate(
     """
     q, v = scene.check_state(q0, v0)
     p, tau = _params(params), _tau(scene, tau)
-    duration, h = _positive(duration, "duration"), _positive(h, "h")
+    duration, h = positive_scalar(duration, "duration"), positive_scalar(h, "h")
 
     end = [None]  # the contacts at the end of a step start the next one
 

@@ -43,7 +43,7 @@ import scipy.sparse.linalg
 
 from .._batched import T as _T
 from .._batched import mv as _mv
-from .._validate import as_array, as_scalar_array
+from .._validate import as_array, as_scalar_array, positive_scalars
 from ..joints import Cylindrical, Fixed, Joint, Planar, Prismatic, Revolute, Spherical
 from ..kinematics import _forward_pass
 from ..model import LOOP_JOINT_TYPES, Model
@@ -967,16 +967,6 @@ def newton_closure(
     return LoopClosure(gamma, jacobians, independent)
 
 
-def _lengths(values, names) -> list[float]:
-    out = []
-    for value, name in zip(values, names, strict=True):
-        x = float(as_scalar_array(value, name))
-        if x <= 0:
-            raise ValueError(f"{name} must be > 0, got {value!r}")
-        out.append(x)
-    return out
-
-
 def _branch(branch) -> float:
     if branch not in (1, -1):
         raise ValueError(f"branch must be +1 or -1 (the two assemblies), got {branch!r}")
@@ -1040,7 +1030,7 @@ def four_bar_closure(
     ValueError
         If a length is not positive or ``branch`` is not ±1.
     """
-    l1, l2, l3, l0 = _lengths(
+    l1, l2, l3, l0 = positive_scalars(
         (crank, coupler, rocker, ground), ("crank", "coupler", "rocker", "ground")
     )
     b = _branch(branch)
@@ -1119,7 +1109,7 @@ def crank_slider_closure(
     ValueError
         If a length is not positive, ``offset`` is not finite or ``branch`` is not ±1.
     """
-    r, l = _lengths((crank, rod), ("crank", "rod"))
+    r, l = positive_scalars((crank, rod), ("crank", "rod"))
     e = float(as_scalar_array(offset, "offset"))
     b = _branch(branch)
     scale2 = max(r, l, abs(e)) ** 2
@@ -1183,7 +1173,7 @@ def fig_8_3_closure(l1: float = 1.0, l2: float = 0.5, tol: float = 1e-9) -> Loop
     ValueError
         If a length is not positive.
     """
-    l1, l2 = _lengths((l1, l2), ("l1", "l2"))
+    l1, l2 = positive_scalars((l1, l2), ("l1", "l2"))
     scale2 = max(l1, l2) ** 2
 
     def parts(y):
