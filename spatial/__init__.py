@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import importlib
 
-from . import builders, joints, maximal, planar
+from . import builders, joints, maximal, planar, simulation, systems
 from .checks import CheckResult, check_directional, check_jacobian, fd_jacobian
 from .dynamics import (
     aba,
@@ -114,6 +114,7 @@ from .se3 import (
     material_jacobian,
     unbracket,
 )
+from .simulation import Trajectory, simulate
 from .vectors import (
     XtoV,
     apply_force,
@@ -165,6 +166,7 @@ __all__ = [
     "Ad_dot",
     "CheckResult",
     "Model",
+    "Trajectory",
     "XtoV",
     "aba",
     "ad",
@@ -264,8 +266,11 @@ __all__ = [
     "rx",
     "ry",
     "rz",
+    "simulate",
+    "simulation",
     "skew",
     "sphere_inertia",
+    "systems",
     "swap_linear_angular",
     "transform_inertia",
     "transform_point",

@@ -1,0 +1,218 @@
+"""The one simulation loop and its one result type.
+
+Every simulator of the package is this loop: start from a validated state, advance it step by
+step until the requested time, and record the state, the energy and whatever each step reports.
+What differs between formulations is only *how one step is taken*, and that is the system's
+business (:mod:`spatial.systems`):
+
+* a smooth system (joint coordinates of a tree or of a closed loop, independent coordinates of
+  §8.11) gives ``v̇ = accelerations(t, q, v)``, and the loop advances it with a fixed-step ODE
+  integrator: the classical fourth-order Runge–Kutta method (``"rk4"``) or symplectic
+  (semi-implicit) Euler (``"semi-implicit-euler"``: ``v⁺ = v + h v̇(q, v)``, ``q⁺ = q ⊕ h v⁺``,
+  the first-order scheme of Sueda eq. 1.29 and ArtiSynth §0.9);
+* a time-stepped system (maximal coordinates with a KKT step, contact scenes with impulses)
+  takes its own step, which may end early at an event and hands a ``carry`` to the next.
+
+Positions always move through the system's ``integrate``, so quaternions stay unit and frames
+stay rigid.  Either way the result is a :class:`Trajectory` whose arrays are **time first**:
+``traj.q[k]`` is the state at ``traj.t[k]``, followed by any batch dimensions of the initial
+state (a fan of initial conditions simulated together).
+
+Two formulations of the same mechanism therefore run with the same call, e.g. a pendulum chain
+in joint coordinates (``simulate(model, q0, qd0, h, duration=T)``) and in maximal coordinates
+(``simulate(maximal.from_model(model), T0, phi0, h, duration=T)``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._validate import positive_scalar
+from .systems import MechanicalSystem, SmoothSystem, Step, SteppedSystem, as_system
+
+__all__ = ["Trajectory", "simulate", "INTEGRATORS"]
+
+#: The fixed-step ODE integrators :func:`simulate` offers for smooth systems.
+INTEGRATORS = ("rk4", "semi-implicit-euler")
+
+_STEP_LIMIT = 20  # at most this many times the nominal number of steps (events shorten steps)
+
+
+@dataclass
+class Trajectory:
+    """A simulated motion: one row per stored state, time first.
+
+    Attributes
+    ----------
+    t : ndarray, shape (n,)
+        Times of the stored states (``t[0] = 0``).
+    q : ndarray, shape (n, ...) + position shape
+        Positions (joint variables, independent coordinates, or body frames ``(NB, 4, 4)`` in
+        maximal coordinates).
+    v : ndarray, shape (n, ...) + velocity shape
+    kinetic, potential : ndarray, shape (n, ...)
+        Kinetic and gravitational potential energy of each state.
+    records : dict of str to ndarray or list
+        What the steps reported, one row per *step* (so ``n - 1`` rows): e.g. ``"contacts"``
+        (number of active contacts), ``"error"`` (constraint errors), ``"joint_wrench"``.
+        Each record is also an attribute: ``traj.contacts is traj.records["contacts"]``.
+    """
+
+    t: np.ndarray
+    q: np.ndarray
+    v: np.ndarray
+    kinetic: np.ndarray
+    potential: np.ndarray
+    records: dict = field(default_factory=dict)
+
+    @property
+    def energy(self) -> np.ndarray:
+        """Total mechanical energy ``T + V`` of each state."""
+        return self.kinetic + self.potential
+
+    def __getattr__(self, name: str):
+        records = self.__dict__.get("records", {})
+        if name in records:
+            return records[name]
+        raise AttributeError(f"Trajectory has no attribute or record {name!r}")
+
+    def __len__(self) -> int:
+        return len(self.t)
+
+
+def _rk4(system: SmoothSystem, t: float, q, v, h: float, options: dict) -> Step:
+    """One classical Runge–Kutta step for ``q̇ = v``, ``v̇ = a(t, q, v)`` (positions by ⊕)."""
+    a1 = system.accelerations(t, q, v, **options)
+    v2 = v + 0.5 * h * a1
+    a2 = system.accelerations(t + 0.5 * h, system.integrate(q, v, 0.5 * h), v2, **options)
+    v3 = v + 0.5 * h * a2
+    a3 = system.accelerations(t + 0.5 * h, system.integrate(q, v2, 0.5 * h), v3, **options)
+    v4 = v + h * a3
+    a4 = system.accelerations(t + h, system.integrate(q, v3, h), v4, **options)
+    q_next = system.integrate(q, (v + 2.0 * v2 + 2.0 * v3 + v4) / 6.0, h)
+    return Step(q_next, v + h * (a1 + 2.0 * a2 + 2.0 * a3 + a4) / 6.0, h)
+
+
+def _semi_implicit_euler(system: SmoothSystem, t: float, q, v, h: float, options: dict) -> Step:
+    """Symplectic Euler: the velocity first, then the position with the new velocity."""
+    v_next = v + h * system.accelerations(t, q, v, **options)
+    return Step(system.integrate(q, v_next, h), v_next, h)
+
+
+_ODE_STEPS = {"rk4": _rk4, "semi-implicit-euler": _semi_implicit_euler}
+
+
+def _stepper(system: MechanicalSystem, integrator: str | None):
+    """The function that takes one step of ``system``: its own step or an ODE integrator."""
+    if integrator is None:
+        if isinstance(system, SteppedSystem):
+            return lambda t, q, v, h, carry, options: system.step(t, q, v, h, carry, **options)
+        integrator = "rk4"
+    if integrator not in _ODE_STEPS:
+        raise ValueError(f"integrator must be one of {INTEGRATORS} or None, got {integrator!r}")
+    if not isinstance(system, SmoothSystem):
+        raise ValueError(
+            f"integrator {integrator!r} needs a system with accelerations(t, q, v); "
+            f"{type(system).__name__} only takes its own time steps (integrator=None)"
+        )
+    ode_step = _ODE_STEPS[integrator]
+    return lambda t, q, v, h, carry, options: ode_step(system, t, q, v, h, options)
+
+
+def _duration(h: float, steps, duration) -> float:
+    if (steps is None) == (duration is None):
+        raise ValueError("give exactly one of steps and duration")
+    if duration is not None:
+        return positive_scalar(duration, "duration")
+    if isinstance(steps, bool) or not isinstance(steps, int | np.integer) or steps < 0:
+        raise ValueError(f"steps must be a non-negative integer, got {steps!r}")
+    return int(steps) * h
+
+
+def _stack(rows: list):
+    """Stack equally shaped array rows; keep a list of anything else (e.g. result objects)."""
+    try:
+        arrays = [np.asarray(r) for r in rows]
+    except (ValueError, TypeError):
+        return rows
+    if arrays and all(a.dtype != object and a.shape == arrays[0].shape for a in arrays):
+        return np.stack(arrays)
+    return rows
+
+
+def simulate(
+    system,
+    q0,
+    v0,
+    h: float,
+    *,
+    steps: int | None = None,
+    duration: float | None = None,
+    integrator: str | None = None,
+    **options,
+) -> Trajectory:
+    """Simulate ``system`` from ``(q0, v0)`` with time step ``h``: the package's one loop.
+
+    Parameters
+    ----------
+    system : MechanicalSystem or Model
+        Any system of :mod:`spatial.systems`; a ``Model`` is simulated in joint coordinates
+        (:class:`~spatial.systems.TreeSystem`).
+    q0, v0 : array_like
+        Initial state in the system's coordinates, with optional leading batch dimensions.
+    h : float
+        Step (s), > 0.  The last step is shortened to end at ``duration``.
+    steps, duration :
+        How long: exactly one of a number of steps (>= 0) or a time (s, > 0).
+    integrator : {None, "rk4", "semi-implicit-euler"}
+        For a smooth system the ODE integrator (default ``"rk4"``); ``None`` for a
+        time-stepped system means its own step.
+    **options
+        Passed to every ``accelerations`` or ``step`` call, e.g. ``tau=`` (constant or
+        ``tau(t, q, v)``) for a tree, the step options of a maximal system or a contact scene.
+
+    Returns
+    -------
+    Trajectory
+
+    Raises
+    ------
+    ValueError
+        If the system, state, step or duration is invalid, or the integrator does not suit
+        the system.
+    RuntimeError
+        If events shorten the steps so often that far more steps than ``duration / h`` are
+        needed.
+    """
+    system = as_system(system)
+    h = positive_scalar(h, "h")
+    end = _duration(h, steps, duration)
+    step = _stepper(system, integrator)
+    q, v = system.check_state(q0, v0)
+
+    times, qs, vs, records = [0.0], [q], [v], {}
+    limit = _STEP_LIMIT * int(np.ceil(end / h - 1e-9)) + 100
+    t, carry = 0.0, None
+    while t < end - 1e-12 * max(1.0, end):
+        if len(times) > limit:
+            raise RuntimeError(f"more than {limit} steps (events too frequent) before t={t:g}")
+        result = step(t, q, v, min(h, end - t), carry, options)
+        q, v, carry, t = result.q, result.v, result.carry, t + result.h
+        for key, value in result.info.items():
+            records.setdefault(key, []).append(value)
+        times.append(t)
+        qs.append(q)
+        vs.append(v)
+    # rows broadcast to the batch of the whole run (a step may add batch dimensions)
+    q_all, v_all = np.stack(np.broadcast_arrays(*qs)), np.stack(np.broadcast_arrays(*vs))
+    kinetic, potential = system.energy(q_all, v_all)
+    return Trajectory(
+        np.array(times),
+        q_all,
+        v_all,
+        np.asarray(kinetic),
+        np.asarray(potential),
+        {key: _stack(rows) for key, rows in records.items()},
+    )

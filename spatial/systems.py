@@ -1,0 +1,295 @@
+"""The one system interface: what every formulation of a mechanical system offers.
+
+The package describes a rigid-body system once and solves it by several formulations: joint
+coordinates on a kinematic tree (Featherstone ch. 5–9, with loops ch. 8), independent coordinates
+of a closed loop (§8.11), maximal coordinates on SE(3) (Sueda part 1) and contact scenes
+(Featherstone ch. 11, ArtiSynth §0.10).  They differ in their state, but each can answer the same
+small set of questions, and that is all a simulation loop, an integrator or a drawing needs:
+
+* **sizes** — ``nq`` position and ``nv`` velocity variables, ``NB`` bodies;
+* **states** — ``check_state(q, v)`` validates a state once, at the boundary;
+* **configuration space** — ``integrate(q, v, dt)`` moves a configuration along a velocity and
+  ``difference(q0, q1)`` is its inverse (so quaternions and frames are never added to);
+* **mechanics** — ``mass_matrix(q)`` and ``energy(q, v) -> (kinetic, potential)``;
+* **drawing** — ``poses(q)``: the world frames ``T_world,i`` (4x4) of bodies ``1 … NB``.
+
+Body numbering is the same in every formulation: **0 is the fixed world (ground), the bodies are
+1 … NB** (Featherstone's regular numbering, §4.1.2).  Arrays that hold one row per body and no
+row for the world, such as ``poses``, keep body ``i`` in row ``i - 1``.
+
+A system then moves in one of two ways:
+
+* a **smooth** system (:class:`SmoothSystem`) gives ``accelerations(t, q, v, **options)``, the
+  forward dynamics ``v̇ = FD(q, v)``, and any ODE integrator can advance it (RK4, symplectic
+  Euler in :mod:`spatial.simulation`);
+* a **time-stepped** system (:class:`SteppedSystem`) advances itself by a velocity-level step
+  ``step(t, q, v, h, carry, **options) -> Step``, because impulses (contact, impacts) or the
+  constraint projection of a KKT step do not fit an ODE.  ``carry`` lets a step hand
+  information to the next (warm starts, the contacts found at the end of the step), and a step
+  may take less time than asked for (``Step.h``, an event located inside the step).
+
+Two adapters here turn Featherstone's models into smooth systems: :class:`TreeSystem` (a
+``Model`` in joint coordinates, with or without loop joints) and :class:`ClosureSystem` (a
+closed-loop model in the independent coordinates of a loop-closure function, §8.11).  The
+maximal-coordinate ``System`` and the contact ``Scene`` implement the interface themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from ._batched import T as _T
+from ._batched import mv as _mv
+from ._validate import as_array
+from .dynamics import aba, crba
+from .dynamics.loops import LoopClosure, loop_forward_dynamics, reduced_forward_dynamics
+from .kinematics import body_poses, kinetic_energy, potential_energy
+from .model import Model
+
+__all__ = [
+    "MechanicalSystem",
+    "SmoothSystem",
+    "SteppedSystem",
+    "Step",
+    "TreeSystem",
+    "ClosureSystem",
+    "as_system",
+]
+
+
+@runtime_checkable
+class MechanicalSystem(Protocol):
+    """What every formulation of a rigid-body system offers (see the module docstring)."""
+
+    @property
+    def nq(self) -> int: ...  # number of position variables
+
+    @property
+    def nv(self) -> int: ...  # number of velocity variables
+
+    @property
+    def NB(self) -> int: ...  # number of bodies, numbered 1 … NB (0 = world)
+
+    def check_state(self, q, v) -> tuple[np.ndarray, np.ndarray]: ...
+
+    def integrate(self, q, v, dt) -> np.ndarray: ...
+
+    def difference(self, q0, q1) -> np.ndarray: ...
+
+    def mass_matrix(self, q) -> np.ndarray: ...
+
+    def energy(self, q, v) -> tuple[np.ndarray, np.ndarray]: ...
+
+    def poses(self, q) -> np.ndarray: ...
+
+
+@runtime_checkable
+class SmoothSystem(MechanicalSystem, Protocol):
+    """A system whose motion is an ODE ``v̇ = accelerations(t, q, v)``."""
+
+    def accelerations(self, t: float, q, v, **options) -> np.ndarray: ...
+
+
+@runtime_checkable
+class SteppedSystem(MechanicalSystem, Protocol):
+    """A system that advances itself by a velocity-level time step."""
+
+    def step(self, t: float, q, v, h: float, carry=None, **options) -> Step: ...
+
+
+@dataclass
+class Step:
+    """The outcome of one time step of a :class:`SteppedSystem`.
+
+    Attributes
+    ----------
+    q, v : ndarray
+        The state at the end of the step.
+    h : float
+        The time the step took (at most the step asked for; less at a located event).
+    info : dict
+        What the step wants recorded, one entry per quantity (e.g. contact counts, constraint
+        errors, joint wrenches); :func:`spatial.simulation.simulate` stacks them step by step.
+    carry : object
+        Handed to the next step (e.g. a warm start), ``None`` if nothing is carried.
+    """
+
+    q: np.ndarray
+    v: np.ndarray
+    h: float
+    info: dict = field(default_factory=dict)
+    carry: Any = None
+
+
+def _evaluate(tau, t: float, q, v):
+    """A force given as a constant array, as ``tau(t, q, v)`` or as ``None``."""
+    return tau(t, q, v) if callable(tau) else tau
+
+
+def _tree_poses(model: Model, q) -> np.ndarray:
+    """World frames of bodies 1 … NB (row ``i - 1`` is body ``i``)."""
+    return body_poses(model, q)[..., 1:, :, :]
+
+
+class TreeSystem:
+    """A kinematic-tree ``Model`` in joint coordinates as a smooth system.
+
+    The accelerations are Table 7.1's ABA for a tree and §8.5's constrained forward dynamics
+    (:func:`~spatial.dynamics.loops.loop_forward_dynamics`) for a model with loop joints.
+
+    Parameters
+    ----------
+    model : Model
+
+    Notes
+    -----
+    :meth:`accelerations` takes the applied forces as options, so one system serves many
+    simulations: ``tau`` (joint forces, an array or ``tau(t, q, qd)``), ``f_ext`` (external
+    forces on the bodies, Featherstone eq. 5.9 form), and for closed loops ``tau_loop`` (active
+    loop-joint forces), ``stabilization`` (Baumgarte gains ``(α, β)``, §8.3) and ``method``
+    (the §8.5 method).
+    """
+
+    def __init__(self, model: Model):
+        if not isinstance(model, Model):
+            raise ValueError(f"TreeSystem needs a spatial.Model, got {type(model).__name__}")
+        self.model = model
+
+    nq = property(lambda self: self.model.nq)
+    nv = property(lambda self: self.model.nv)
+    NB = property(lambda self: self.model.NB)
+
+    def check_state(self, q, v):
+        q, v, _, _ = self.model.check_state(q, v)
+        return q, v
+
+    def integrate(self, q, v, dt):
+        return self.model.integrate(q, v, dt)
+
+    def difference(self, q0, q1):
+        return self.model.difference(q0, q1)
+
+    def mass_matrix(self, q):
+        return crba(self.model, q)
+
+    def energy(self, q, v):
+        return kinetic_energy(self.model, q, v), potential_energy(self.model, q)
+
+    def poses(self, q):
+        return _tree_poses(self.model, q)
+
+    def accelerations(
+        self, t, q, v, tau=None, f_ext=None, tau_loop=None, stabilization=None, method="schur"
+    ):
+        """``q̈`` at time ``t``: ABA for a tree, §8.5 for a closed-loop model."""
+        tau_t = _evaluate(tau, t, q, v)
+        if self.model.NL == 0:
+            if tau_loop is not None or stabilization is not None:
+                raise ValueError("tau_loop and stabilization apply only to models with loops")
+            return aba(self.model, q, v, np.zeros(self.nv) if tau_t is None else tau_t, f_ext)
+        qdd, _ = loop_forward_dynamics(
+            self.model, q, v, tau_t, tau_loop, f_ext, stabilization, method=method
+        )
+        return qdd
+
+    def __repr__(self) -> str:
+        return f"TreeSystem({self.model!r})"
+
+
+class ClosureSystem:
+    """A closed-loop model in independent coordinates ``y`` (Featherstone §8.11) as a system.
+
+    The state is ``(y, ẏ)``; the tree's state follows as ``q = γ(y)``, ``q̇ = G ẏ``, so the loops
+    stay closed however long the simulation runs and need no stabilization.
+
+    Parameters
+    ----------
+    model : Model
+    closure : LoopClosure
+        E.g. :func:`~spatial.dynamics.loops.four_bar_closure`.
+    """
+
+    def __init__(self, model: Model, closure: LoopClosure):
+        if not isinstance(model, Model):
+            raise ValueError(f"ClosureSystem needs a spatial.Model, got {type(model).__name__}")
+        if not isinstance(closure, LoopClosure):
+            raise ValueError(f"closure must be a LoopClosure, got {closure!r}")
+        self.model, self.closure = model, closure
+
+    nq = property(lambda self: self.closure.ny)
+    nv = property(lambda self: self.closure.ny)
+    NB = property(lambda self: self.model.NB)
+
+    def check_state(self, q, v):
+        return as_array(q, "y", (self.nq,)), as_array(v, "yd", (self.nv,))
+
+    def integrate(self, q, v, dt):
+        return q + dt * v
+
+    def difference(self, q0, q1):
+        return q1 - q0
+
+    def tree_state(self, y, yd) -> tuple[np.ndarray, np.ndarray]:
+        """The tree's ``(q, q̇) = (γ(y), G ẏ)`` (eqs. 8.56–8.57)."""
+        q, G, _ = self.closure.jacobians(y, yd)
+        return q, _mv(G, yd)
+
+    def mass_matrix(self, q):
+        """``GᵀHG`` at ``y = q`` (eq. 8.46)."""
+        tree_q, G, _ = self.closure.jacobians(q, np.zeros(self.nv))
+        return _T(G) @ crba(self.model, tree_q) @ G
+
+    def energy(self, q, v):
+        tree_q, tree_v = self.tree_state(q, v)
+        return kinetic_energy(self.model, tree_q, tree_v), potential_energy(self.model, tree_q)
+
+    def poses(self, q):
+        return _tree_poses(self.model, self.closure.gamma(q))
+
+    def accelerations(self, t, q, v, tau=None, tau_loop=None, f_ext=None):
+        """``ÿ`` (eq. 8.45); ``tau`` may be ``tau(t, q, qd)`` of the tree's state."""
+        if callable(tau):
+            tree_q, tree_v = self.tree_state(q, v)
+            tau = tau(t, tree_q, tree_v)
+        return reduced_forward_dynamics(self.model, self.closure, q, v, tau, tau_loop, f_ext)
+
+    def __repr__(self) -> str:
+        return f"ClosureSystem({self.model!r}, ny={self.closure.ny})"
+
+
+def as_system(system) -> MechanicalSystem:
+    """``system`` as a :class:`MechanicalSystem`: a ``Model`` becomes a :class:`TreeSystem`.
+
+    Raises
+    ------
+    ValueError
+        If ``system`` neither is a ``Model`` nor implements the interface.
+    """
+    if isinstance(system, Model):
+        return TreeSystem(system)
+    if isinstance(system, SmoothSystem | SteppedSystem):
+        return system
+    missing = [
+        name
+        for name in (*_INTERFACE, "accelerations or step")
+        if not any(hasattr(system, n) for n in name.split(" or "))
+    ]
+    raise ValueError(
+        f"{type(system).__name__} is not a mechanical system: it lacks {', '.join(missing)}"
+    )
+
+
+_INTERFACE: tuple[str, ...] = (
+    "nq",
+    "nv",
+    "NB",
+    "check_state",
+    "integrate",
+    "difference",
+    "mass_matrix",
+    "energy",
+    "poses",
+)
