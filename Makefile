@@ -24,6 +24,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/nbstripout --verify notebooks/*.ipynb
+	$(BIN)/lint-imports
 
 test-lib: $(STAMP)
 	MPLBACKEND=Agg $(BIN)/pytest --doctest-modules spatial tests
