@@ -6,7 +6,8 @@ of a closed loop (§8.11), maximal coordinates on SE(3) (Sueda part 1) and conta
 (Featherstone ch. 11, ArtiSynth §0.10).  They differ in their state, but each can answer the same
 small set of questions, and that is all a simulation loop, an integrator or a drawing needs:
 
-* **sizes** — ``nq`` position and ``nv`` velocity variables, ``NB`` bodies;
+* **size** — ``NB`` bodies (the state arrays carry their own shapes: joint variables of a
+  tree, body frames and twists in maximal coordinates);
 * **states** — ``check_state(q, v)`` validates a state once, at the boundary;
 * **configuration space** — ``integrate(q, v, dt)`` moves a configuration along a velocity and
   ``difference(q0, q1)`` is its inverse (so quaternions and frames are never added to);
@@ -63,12 +64,6 @@ __all__ = [
 @runtime_checkable
 class MechanicalSystem(Protocol):
     """What every formulation of a rigid-body system offers (see the module docstring)."""
-
-    @property
-    def nq(self) -> int: ...  # number of position variables
-
-    @property
-    def nv(self) -> int: ...  # number of velocity variables
 
     @property
     def NB(self) -> int: ...  # number of bodies, numbered 1 … NB (0 = world)
@@ -283,8 +278,6 @@ def as_system(system) -> MechanicalSystem:
 
 
 _INTERFACE: tuple[str, ...] = (
-    "nq",
-    "nv",
     "NB",
     "check_state",
     "integrate",
