@@ -55,9 +55,11 @@ class Trajectory:
     kinetic, potential : ndarray, shape (n, ...)
         Kinetic and gravitational potential energy of each state.
     records : dict of str to ndarray or list
-        What the steps reported, one row per *step* (so ``n - 1`` rows): e.g. ``"contacts"``
-        (number of active contacts), ``"error"`` (constraint errors), ``"joint_wrench"``.
-        Each record is also an attribute: ``traj.contacts is traj.records["contacts"]``.
+        What the steps reported, e.g. ``"contacts"`` (number of active contacts), ``"error"``
+        (constraint errors), ``"joint_wrench"``: one row per stored state when the system
+        describes its initial state (``initial_records(q, v)``), else one row per step
+        (``n - 1`` rows).  Each record is also an attribute: ``traj.contacts is
+        traj.records["contacts"]``.
     """
 
     t: np.ndarray
@@ -192,7 +194,10 @@ def simulate(
     step = _stepper(system, integrator)
     q, v = system.check_state(q0, v0)
 
-    times, qs, vs, records = [0.0], [q], [v], {}
+    times, qs, vs = [0.0], [q], [v]
+    # a stepped system may describe its initial state too, so that records line up with t
+    start = getattr(system, "initial_records", None)
+    records = {key: [value] for key, value in start(q, v).items()} if start else {}
     limit = _STEP_LIMIT * int(np.ceil(end / h - 1e-9)) + 100
     t, carry = 0.0, None
     while t < end - 1e-12 * max(1.0, end):

@@ -27,7 +27,9 @@ A system then moves in one of two ways:
   ``step(t, q, v, h, carry, **options) -> Step``, because impulses (contact, impacts) or the
   constraint projection of a KKT step do not fit an ODE.  ``carry`` lets a step hand
   information to the next (warm starts, the contacts found at the end of the step), and a step
-  may take less time than asked for (``Step.h``, an event located inside the step).
+  may take less time than asked for (``Step.h``, an event located inside the step).  What a
+  step reports (``Step.info``) is recorded by the simulation; a system that can say the same of
+  a state no step produced (the initial one) offers ``initial_records(q, v) -> dict``.
 
 Two adapters here turn Featherstone's models into smooth systems: :class:`TreeSystem` (a
 ``Model`` in joint coordinates, with or without loop joints) and :class:`ClosureSystem` (a

@@ -117,6 +117,18 @@ class _Bouncer:
         return Step(q + taken * v, v_next, taken, {"bounced": taken < h}, (carry or 0) + 1)
 
 
+class _RecordingBouncer(_Bouncer):
+    def initial_records(self, q, v):
+        return {"bounced": False}
+
+
+def test_records_line_up_with_the_states_when_the_system_describes_its_start():
+    plain = simulate(_Bouncer(), [0.25], [-1.0], 0.1, duration=0.5)
+    aligned = simulate(_RecordingBouncer(), [0.25], [-1.0], 0.1, duration=0.5)
+    assert len(plain.bounced) == len(plain) - 1 and len(aligned.bounced) == len(aligned)
+    assert np.array_equal(aligned.bounced[1:], plain.bounced) and not aligned.bounced[0]
+
+
 def test_a_stepped_system_takes_its_own_steps_which_may_end_early():
     traj = simulate(_Bouncer(), [0.25], [-1.0], 0.1, duration=0.5)
     assert 0.25 in np.round(traj.t, 12)  # the step was shortened to the event
