@@ -8,8 +8,9 @@ pin — and leave the matching loop forces undetermined (overconstraint).  :func
 counts them at a configuration.
 
 **Loop clusters (§8.9).**  Row block ``l`` of ``K`` is non-zero only in the columns of the tree
-joints on loop ``l``'s path (eq. 8.20).  Two loops whose paths share a joint are *coupled*; a
-*minimal cluster* is a set of loops closed under coupling that cannot be split further.  So:
+joints on loop ``l``'s path (eq. 8.20).  Two loops whose paths share a joint with a freedom —
+a column of ``K``; a welded joint has none — are *coupled*; a *minimal cluster* is a set of
+loops closed under coupling that cannot be split further.  So:
 
 1. :func:`loop_clusters` groups the loops by shared path joints (Figure 8.1);
 2. :func:`cluster_blocks` turns each cluster into its rows of ``K`` (its loops' constraints) and
