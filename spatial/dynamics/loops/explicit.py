@@ -121,7 +121,7 @@ def _explicit_form(
     dependent = [j for j in range(n) if j not in independent]
     K_d, K_y = K[..., :, dependent], K[..., :, list(independent)]
     if dependent:
-        s = np.linalg.svd(K_d, compute_uv=False)
+        U, s, Vt = np.linalg.svd(K_d, full_matrices=False)  # one SVD: rank test and K_d⁺
         if len(dependent) > m or np.any(s[..., -1] <= tol * s[..., 0]):
             raise ValueError(
                 f"{who}: the dependent variables {[label[j] for j in dependent]} cannot be solved "
@@ -134,7 +134,8 @@ def _explicit_form(
     g = np.zeros(batch + (n,))
     G[..., list(independent), np.arange(len(independent))] = 1.0
     if dependent:
-        K_d_pinv = np.linalg.pinv(K_d)
+        s_inv = np.where(s > 1e-15 * s[..., :1], 1.0 / s, 0.0)  # np.linalg.pinv's cut-off
+        K_d_pinv = _T(Vt) @ (s_inv[..., :, None] * _T(U))
         G[..., dependent, :] = -K_d_pinv @ K_y
         g[..., dependent] = _mv(K_d_pinv, k)
     residual = np.abs(K @ G).max(initial=0.0)
