@@ -165,3 +165,23 @@ def test_sparse_method_is_loaded_on_first_use():
         assert getattr(L, name) is not None and name in dir(L)
     with pytest.raises(AttributeError, match="no_such_name"):
         L.no_such_name  # noqa: B018
+
+
+def test_simulation_reports_a_velocity_error_from_too_stiff_gains():
+    """α = β = 40 with h = 0.04 s: h β = 1.6 makes RK4 overshoot, |K q̇| reaches about 0.5."""
+    model = B.four_bar()
+    q0, qd0 = _closed_four_bar(0.3, 6.0)
+    with pytest.warns(L.LoopConstraintWarning) as caught:
+        _, q, qd = L.simulate_closed_loop(model, q0, qd0, 0.04, 25, stabilization=(40.0, 40.0))
+    K, _ = L.loop_constraints(model, q, qd)
+    size = np.abs((K @ qd[..., None])[..., 0]).max()
+    assert [str(w.message).split(":")[1] for w in caught] == [
+        " the velocity left the loop constraints K q̇ = 0 (eq. 8.9) along the trajectory"
+    ]
+    assert f"max |K q̇| = {size:.3g}" in str(caught[0].message) and size > 0.1
+
+
+def test_simulation_rejects_an_unknown_method_before_integrating():
+    q0, qd0 = _closed_four_bar()
+    with pytest.raises(ValueError, match="method must be one of"):
+        L.simulate_closed_loop(B.four_bar(), q0, qd0, 0.01, 0, method="magic")
