@@ -273,9 +273,12 @@ def test_forward_dynamics_batch_equals_loop_and_no_loops_is_the_tree(rng):
     q = closure.gamma(y)
     qd = rng.standard_normal((4, 3))
     tau = rng.standard_normal((4, 3))
-    qdd, lam = L.loop_forward_dynamics(model, q, qd, tau, stabilization=(2.0, 3.0))
+    # random velocities violate K q̇ = 0 (so the Baumgarte α term matters): each call says so
+    with pytest.warns(L.LoopConstraintWarning, match=r"4 of 4 states.*velocity_tol"):
+        qdd, lam = L.loop_forward_dynamics(model, q, qd, tau, stabilization=(2.0, 3.0))
     for j in range(4):
-        qdd_j, lam_j = L.loop_forward_dynamics(model, q[j], qd[j], tau[j], stabilization=(2, 3))
+        with pytest.warns(L.LoopConstraintWarning, match=r"max \|K q̇\|"):
+            qdd_j, lam_j = L.loop_forward_dynamics(model, q[j], qd[j], tau[j], stabilization=(2, 3))
         assert _rel(qdd[j], qdd_j) < TOL and _rel(lam[j], lam_j) < TOL
     tree = B.planar_chain(3)
     qdd, lam = L.loop_forward_dynamics(tree, q, qd, tau)
@@ -547,6 +550,25 @@ def test_implicit_and_explicit_forms_give_the_same_motion(build, closure):
     assert np.abs(qd[:, 0] - yd[:, 0]).max() < 1e-6
 
 
+def test_explicit_form_solvers_take_batches():
+    """Eq. 8.45 over a batch: ``GᵀHG ÿ = ...`` is solved per state (a batch of 3 one-DoF
+    systems once failed in ``np.linalg.solve``, which read the stacked right sides as a matrix)."""
+    model, closure = B.four_bar(), L.four_bar_closure()
+    y, yd = np.array([[0.3], [0.5], [-1.0]]), np.array([[1.0], [2.0], [0.0]])
+    tau = [0.5, 0.0, 0.0]
+    ydd = L.reduced_forward_dynamics(model, closure, y, yd, tau=tau)
+    _, ys, _ = L.simulate_reduced(model, closure, y, yd, 0.01, 3, tau=tau)
+    q, G, _ = closure.jacobians(y, yd)
+    qd = (G @ yd[..., None])[..., 0]
+    for method in ("reduced", "clusters"):
+        qdd, _ = L.loop_forward_dynamics(model, q, qd, tau, method=method, independent=(0,))
+        assert _rel(qdd[:, 0], ydd[:, 0]) < 1e-9
+    for j in range(3):
+        assert _rel(ydd[j], L.reduced_forward_dynamics(model, closure, y[j], yd[j], tau=tau)) < TOL
+        _, y_j, _ = L.simulate_reduced(model, closure, y[j], yd[j], 0.01, 3, tau=tau)
+        assert _rel(ys[j], y_j) < TOL
+
+
 def _energy(model, q, qd):
     return sp.kinetic_energy(model, q, qd) + sp.potential_energy(model, q)
 
@@ -570,7 +592,10 @@ def test_stabilization_bounds_the_residual_while_unstabilized_drifts():
     q0, G, _ = L.four_bar_closure().jacobians([0.3], [6.0])
     gains = (np.array([0.0, 10.0]), np.array([0.0, 10.0]))  # one batch: plain and stabilized
     q0, qd0 = np.stack([q0, q0]), np.stack([G[:, 0] * 6.0] * 2)
-    _, q, qd = L.simulate_closed_loop(model, q0, qd0, 0.04, 75, stabilization=gains)
+    with pytest.warns(
+        L.LoopConstraintWarning, match=r"open along the trajectory.*max \|δ\| = 0\.01"
+    ):
+        _, q, qd = L.simulate_closed_loop(model, q0, qd0, 0.04, 75, stabilization=gains)
     err = np.abs(L.loop_position_errors(model, q)).max(-1)  # (2, steps + 1)
     assert err[0, -1] > 1e-3 and err[0, -1] > 5 * err[0, 25]  # drift keeps growing
     assert err[1].max() < 1e-3 and err[1, 50:].max() < 0.05 * err[0, -1]  # bounded
@@ -694,7 +719,8 @@ def test_sparse_matrix_method_agrees_with_the_spanning_tree(rng):
     f_ext = np.vstack([np.zeros(6), rng.standard_normal((model.NB, 6))])
     n_a = sum(lj.joint.nv for lj in model.loop_joints)
     tau_loop = rng.standard_normal(n_a)
-    expected, _ = L.loop_forward_dynamics(model, q, qd, tau, tau_loop, f_ext)
+    with pytest.warns(L.LoopConstraintWarning, match="K q̇ = 0"):  # a random q̇, deliberately
+        expected, _ = L.loop_forward_dynamics(model, q, qd, tau, tau_loop, f_ext)
     got = L.sparse_matrix_method(model, q, qd, tau, tau_loop, f_ext)
     assert _rel(got, expected) < 1e-9
     system = L.sparse_system(model, q, qd, tau)

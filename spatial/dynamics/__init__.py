@@ -15,8 +15,14 @@
 * :mod:`.gears` — gear constraints and reflected rotor inertias (§9.6, Example 9.5);
 * :mod:`.equivalence` — dynamically equivalent inertia changes (§9.7, Table 9.7).
 * :mod:`.loops` — closed loops: loop constraints ``K q̈ = k`` with Baumgarte stabilization,
-  forward and inverse dynamics, loop closure functions, the sparse matrix method (ch. 8).
+  forward and inverse dynamics, loop clusters, loop closure functions, the sparse matrix method
+  (ch. 8).
+
+``sparse_matrix_method`` needs ``scipy.sparse`` and is loaded on first access (PEP 562), so that
+``import spatial`` stays light.
 """
+
+import importlib
 
 from .aba import aba, articulated_inertia
 from .crba import coriolis_matrix, crba, inertia_product
@@ -53,6 +59,7 @@ from .hybrid import hybrid_dynamics, hybrid_inertia, hybrid_parent
 from .loops import (
     G_and_g,
     LoopClosure,
+    LoopConstraintWarning,
     loop_bias_force,
     loop_constraints,
     loop_forward_dynamics,
@@ -61,7 +68,6 @@ from .loops import (
     loop_position_errors,
     newton_closure,
     reduced_forward_dynamics,
-    sparse_matrix_method,
 )
 from .rnea import bias_force, joint_forces, rnea, rnea_3d
 from .sparse import (
@@ -132,6 +138,7 @@ __all__ = [
     # closed loops (ch. 8)
     "G_and_g",
     "LoopClosure",
+    "LoopConstraintWarning",
     "loop_bias_force",
     "loop_constraints",
     "loop_forward_dynamics",
@@ -142,3 +149,9 @@ __all__ = [
     "reduced_forward_dynamics",
     "sparse_matrix_method",
 ]
+
+
+def __getattr__(name: str):
+    if name == "sparse_matrix_method":
+        return importlib.import_module(".loops", __name__).sparse_matrix_method
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
