@@ -187,6 +187,13 @@ def simulate(
     RuntimeError
         If events shorten the steps so often that far more steps than ``duration / h`` are
         needed.
+
+    Warns
+    -----
+    LoopConstraintWarning
+        Once, for a closed-loop model whose trajectory left the loops open by more than
+        ``position_tol`` (default 1e-2) or moved against them by more than ``velocity_tol``
+        (default 0.1), both options of the run (:meth:`~spatial.systems.TreeSystem.check_trajectory`).
     """
     system = as_system(system)
     h = positive_scalar(h, "h")
@@ -212,6 +219,9 @@ def simulate(
         vs.append(v)
     # rows broadcast to the batch of the whole run (a step may add batch dimensions)
     q_all, v_all = np.stack(np.broadcast_arrays(*qs)), np.stack(np.broadcast_arrays(*vs))
+    check = getattr(system, "check_trajectory", None)
+    if check is not None:
+        check(q_all, v_all, **options)
     kinetic, potential = system.energy(q_all, v_all)
     return Trajectory(
         np.array(times),

@@ -31,6 +31,9 @@ A system then moves in one of two ways:
   step reports (``Step.info``) is recorded by the simulation; a system that can say the same of
   a state no step produced (the initial one) offers ``initial_records(q, v) -> dict``.
 
+A system may also look at the finished trajectory once, ``check_trajectory(q, v, **options)``
+(e.g. warn that closed loops drifted open, without a warning per integration stage).
+
 Two adapters here turn Featherstone's models into smooth systems: :class:`TreeSystem` (a
 ``Model`` in joint coordinates, with or without loop joints) and :class:`ClosureSystem` (a
 closed-loop model in the independent coordinates of a loop-closure function, §8.11).  The
@@ -48,7 +51,14 @@ from ._batched import T as _T
 from ._batched import mv as _mv
 from ._validate import as_array
 from .dynamics import aba, crba
-from .dynamics.loops import LoopClosure, loop_forward_dynamics, reduced_forward_dynamics
+from .dynamics.loops import (
+    POSITION_TOL,
+    VELOCITY_TOL,
+    LoopClosure,
+    check_loop_trajectory,
+    loop_forward_dynamics,
+    reduced_forward_dynamics,
+)
 from .kinematics import body_poses, kinetic_energy, potential_energy
 from .model import Model
 
@@ -179,18 +189,49 @@ class TreeSystem:
         return _tree_poses(self.model, q)
 
     def accelerations(
-        self, t, q, v, tau=None, f_ext=None, tau_loop=None, stabilization=None, method="schur"
+        self,
+        t,
+        q,
+        v,
+        tau=None,
+        f_ext=None,
+        tau_loop=None,
+        stabilization=None,
+        method="schur",
+        position_tol=POSITION_TOL,
+        velocity_tol=VELOCITY_TOL,
     ):
-        """``q̈`` at time ``t``: ABA for a tree, §8.5 for a closed-loop model."""
+        """``q̈`` at time ``t``: ABA for a tree, §8.5 for a closed-loop model.
+
+        The loop tolerances are not checked stage by stage but once over the whole trajectory
+        (:meth:`check_trajectory`).
+        """
         tau_t = _evaluate(tau, t, q, v)
         if self.model.NL == 0:
             if tau_loop is not None or stabilization is not None:
                 raise ValueError("tau_loop and stabilization apply only to models with loops")
             return aba(self.model, q, v, np.zeros(self.nv) if tau_t is None else tau_t, f_ext)
         qdd, _ = loop_forward_dynamics(
-            self.model, q, v, tau_t, tau_loop, f_ext, stabilization, method=method
+            self.model, q, v, tau_t, tau_loop, f_ext, stabilization, method=method, check=False
         )
         return qdd
+
+    def check_trajectory(
+        self, q, v, position_tol=POSITION_TOL, velocity_tol=VELOCITY_TOL, **_
+    ) -> None:
+        """Warn once if a simulated closed-loop trajectory drifted off its loops (§8.3).
+
+        Called by :func:`spatial.simulate` after the run with the simulation's options.
+
+        Warns
+        -----
+        LoopConstraintWarning
+            As :func:`~spatial.dynamics.loops.check_loop_trajectory`.
+        """
+        if self.model.NL:
+            check_loop_trajectory(
+                self.model, q, v, position_tol, velocity_tol, who="simulate", stacklevel=3
+            )
 
     def __repr__(self) -> str:
         return f"TreeSystem({self.model!r})"

@@ -18,6 +18,20 @@ from spatial.joints import (
     Spherical,
 )
 from spatial.model import LOOP_JOINT_TYPES
+from spatial.systems import ClosureSystem
+
+
+def _implicit(model, q0, qd0, dt, steps, **options):
+    """The implicit form simulated by the one loop, arrays batch first as ``(t, q, qd)``."""
+    traj = sp.simulate(model, q0, qd0, dt, steps=steps, **options)
+    return traj.t, np.moveaxis(traj.q, 0, -2), np.moveaxis(traj.v, 0, -2)
+
+
+def _explicit(model, closure, y0, yd0, dt, steps, **options):
+    """The explicit form (§8.11) simulated by the one loop, as ``(t, y, yd)``, batch first."""
+    traj = sp.simulate(ClosureSystem(model, closure), y0, yd0, dt, steps=steps, **options)
+    return traj.t, np.moveaxis(traj.q, 0, -2), np.moveaxis(traj.v, 0, -2)
+
 
 TOL = 1e-10  # identities, relative
 FD = 1e-6  # central finite differences, relative
@@ -542,8 +556,8 @@ def test_implicit_and_explicit_forms_give_the_same_motion(build, closure):
     qdd, _ = L.loop_forward_dynamics(model, q0, G @ yd0, [0.5, 0.0, 0.0])
     assert _rel(G @ ydd + g, qdd) < TOL
     dt, steps = 5e-3, 40
-    t, y, yd = L.simulate_reduced(model, closure, y0, yd0, dt, steps, tau=[0.5, 0.0, 0.0])
-    t2, q, qd = L.simulate_closed_loop(model, q0, G @ yd0, dt, steps, tau=[0.5, 0.0, 0.0])
+    t, y, yd = _explicit(model, closure, y0, yd0, dt, steps, tau=[0.5, 0.0, 0.0])
+    t2, q, qd = _implicit(model, q0, G @ yd0, dt, steps, tau=[0.5, 0.0, 0.0])
     assert np.array_equal(t, t2) and y.shape == (steps + 1, 1) and q.shape == (steps + 1, 3)
     assert np.abs(q[:, 0] - y[:, 0]).max() < 1e-7
     assert np.abs(model.difference(closure.gamma(y), q)).max() < 1e-6
@@ -557,7 +571,7 @@ def test_explicit_form_solvers_take_batches():
     y, yd = np.array([[0.3], [0.5], [-1.0]]), np.array([[1.0], [2.0], [0.0]])
     tau = [0.5, 0.0, 0.0]
     ydd = L.reduced_forward_dynamics(model, closure, y, yd, tau=tau)
-    _, ys, _ = L.simulate_reduced(model, closure, y, yd, 0.01, 3, tau=tau)
+    _, ys, _ = _explicit(model, closure, y, yd, 0.01, 3, tau=tau)
     q, G, _ = closure.jacobians(y, yd)
     qd = (G @ yd[..., None])[..., 0]
     for method in ("reduced", "clusters"):
@@ -565,7 +579,7 @@ def test_explicit_form_solvers_take_batches():
         assert _rel(qdd[:, 0], ydd[:, 0]) < 1e-9
     for j in range(3):
         assert _rel(ydd[j], L.reduced_forward_dynamics(model, closure, y[j], yd[j], tau=tau)) < TOL
-        _, y_j, _ = L.simulate_reduced(model, closure, y[j], yd[j], 0.01, 3, tau=tau)
+        _, y_j, _ = _explicit(model, closure, y[j], yd[j], 0.01, 3, tau=tau)
         assert _rel(ys[j], y_j) < TOL
 
 
@@ -579,7 +593,7 @@ def test_energy_is_conserved_without_stabilization():
     q0, G, _ = L.four_bar_closure().jacobians([0.3], [3.0])
     drift = []
     for dt, steps in ((1e-2, 50), (5e-3, 100)):
-        _, q, qd = L.simulate_closed_loop(model, q0, G[:, 0] * 3.0, dt, steps)
+        _, q, qd = _implicit(model, q0, G[:, 0] * 3.0, dt, steps)
         E = _energy(model, q, qd)
         drift.append(np.abs(E - E[0]).max() / np.abs(E).max())
     assert drift[1] < 1e-7
@@ -595,7 +609,7 @@ def test_stabilization_bounds_the_residual_while_unstabilized_drifts():
     with pytest.warns(
         L.LoopConstraintWarning, match=r"open along the trajectory.*max \|δ\| = 0\.01"
     ):
-        _, q, qd = L.simulate_closed_loop(model, q0, qd0, 0.04, 75, stabilization=gains)
+        _, q, qd = _implicit(model, q0, qd0, 0.04, 75, stabilization=gains)
     err = np.abs(L.loop_position_errors(model, q)).max(-1)  # (2, steps + 1)
     assert err[0, -1] > 1e-3 and err[0, -1] > 5 * err[0, 25]  # drift keeps growing
     assert err[1].max() < 1e-3 and err[1, 50:].max() < 0.05 * err[0, -1]  # bounded
@@ -611,7 +625,7 @@ def test_baumgarte_error_dynamics_are_critically_damped():
     for speed, tol in ((0.0, 1e-6), (2.0, 1e-2)):  # at rest (exact), moving (first order)
         qd0 = closure.jacobians([0.3], [speed])[1][:, 0] * speed
         qd0 = qd0 - np.linalg.pinv(K) @ (K @ qd0)  # ė(0) = K q̇ = 0
-        t, q, _ = L.simulate_closed_loop(model, q0, qd0, 5e-3, 60, stabilization=(beta, beta))
+        t, q, _ = _implicit(model, q0, qd0, 5e-3, 60, stabilization=(beta, beta))
         e = np.linalg.norm(L.loop_position_errors(model, q), axis=-1)
         expected = e[0] * (1 + beta * t) * np.exp(-beta * t)
         assert np.abs(e - expected).max() < tol * e[0]
@@ -625,13 +639,13 @@ def test_simulate_accepts_a_torque_function_and_rejects_bad_steps():
     def motor(t, q, qd):  # a damped motor on the crank
         return np.stack([2.0 - 0.5 * qd[..., 0], 0 * qd[..., 0], 0 * qd[..., 0]], -1)
 
-    _, q, _ = L.simulate_closed_loop(model, q0, G[:, 0], 0.01, 5, tau=motor)
-    _, y, _ = L.simulate_reduced(model, closure, [0.0], [1.0], 0.01, 5, tau=motor)
+    _, q, _ = _implicit(model, q0, G[:, 0], 0.01, 5, tau=motor)
+    _, y, _ = _explicit(model, closure, [0.0], [1.0], 0.01, 5, tau=motor)
     assert abs(q[-1, 0] - y[-1, 0]) < 1e-8
-    with pytest.raises(ValueError, match="dt must be > 0"):
-        L.simulate_closed_loop(model, q0, G[:, 0], 0.0, 5)
-    with pytest.raises(ValueError, match="steps must be a non-negative int"):
-        L.simulate_reduced(model, closure, [0.0], [1.0], 0.01, 2.5)
+    with pytest.raises(ValueError, match="h must be > 0"):
+        _implicit(model, q0, G[:, 0], 0.0, 5)
+    with pytest.raises(ValueError, match="steps must be a non-negative integer"):
+        _explicit(model, closure, [0.0], [1.0], 0.01, 2.5)
 
 
 # ----------------------------------------------------------------------------- §8.9-8.10
@@ -832,7 +846,7 @@ def test_remaining_error_paths():
     with pytest.raises(ValueError, match="offset contains non-finite"):
         L.crank_slider_closure(offset=np.inf)
     with pytest.raises(ValueError, match="closure must be a LoopClosure"):
-        L.simulate_reduced(model, None, [0.0], [0.0], 0.01, 1)
+        _explicit(model, None, [0.0], [0.0], 0.01, 1)
     closure = L.four_bar_closure()
     q, G, _ = closure.jacobians([0.4], [1.0])
     with pytest.raises(ValueError, match=r"K q̇ = 0"):

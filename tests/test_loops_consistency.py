@@ -13,8 +13,22 @@ import warnings
 import numpy as np
 import pytest
 
+import spatial as sp
 from spatial import builders as B
 from spatial.dynamics import loops as L
+from spatial.systems import ClosureSystem
+
+
+def _implicit(model, q0, qd0, dt, steps, **options):
+    """The implicit form simulated by the one loop, arrays batch first as ``(t, q, qd)``."""
+    traj = sp.simulate(model, q0, qd0, dt, steps=steps, **options)
+    return traj.t, np.moveaxis(traj.q, 0, -2), np.moveaxis(traj.v, 0, -2)
+
+
+def _explicit(model, closure, y0, yd0, dt, steps, **options):
+    """The explicit form (§8.11) simulated by the one loop, as ``(t, y, yd)``, batch first."""
+    traj = sp.simulate(ClosureSystem(model, closure), y0, yd0, dt, steps=steps, **options)
+    return traj.t, np.moveaxis(traj.q, 0, -2), np.moveaxis(traj.v, 0, -2)
 
 
 def _closed_four_bar(theta=0.7, speed=0.0):
@@ -103,18 +117,18 @@ def test_tolerances_are_validated(kwargs, match):
     with pytest.raises(ValueError, match=match):
         L.loop_forward_dynamics(B.four_bar(), q, qd, **kwargs)
     with pytest.raises(ValueError, match=match):
-        L.simulate_closed_loop(B.four_bar(), q, qd, 0.01, 1, **kwargs)
+        _implicit(B.four_bar(), q, qd, 0.01, 1, **kwargs)
 
 
 def test_simulation_warns_once_for_a_trajectory_that_leaves_the_loops():
     model = B.four_bar()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        _, q, _ = L.simulate_closed_loop(model, np.zeros(3), np.zeros(3), 0.01, 10)
+        _, q, _ = _implicit(model, np.zeros(3), np.zeros(3), 0.01, 10)
     loop_warnings = [w for w in caught if issubclass(w.category, L.LoopConstraintWarning)]
     assert len(loop_warnings) == 1  # not one per RK4 stage
     message = str(loop_warnings[0].message)
-    assert message.startswith("simulate_closed_loop: the loops were open along the trajectory")
+    assert message.startswith("simulate: the loops were open along the trajectory")
     delta = np.abs(L.loop_position_errors(model, q)).max()
     assert f"max |δ| = {delta:.3g}" in message and "(11 of 11 states)" in message
     assert loop_warnings[0].filename == __file__
@@ -130,8 +144,8 @@ def test_stabilized_and_short_unstabilized_simulations_stay_below_the_defaults()
     q0, qd0 = _closed_four_bar(0.3, 6.0)
     with warnings.catch_warnings():
         warnings.simplefilter("error", L.LoopConstraintWarning)
-        _, q, qd = L.simulate_closed_loop(model, q0, qd0, 0.04, 75, stabilization=(10.0, 10.0))
-        L.simulate_closed_loop(model, q0, qd0, 0.04, 25)
+        _, q, qd = _implicit(model, q0, qd0, 0.04, 75, stabilization=(10.0, 10.0))
+        _implicit(model, q0, qd0, 0.04, 25)
     assert np.abs(L.loop_position_errors(model, q)).max() > 1e-4  # there is drift to tolerate
 
 
@@ -172,7 +186,7 @@ def test_simulation_reports_a_velocity_error_from_too_stiff_gains():
     model = B.four_bar()
     q0, qd0 = _closed_four_bar(0.3, 6.0)
     with pytest.warns(L.LoopConstraintWarning) as caught:
-        _, q, qd = L.simulate_closed_loop(model, q0, qd0, 0.04, 25, stabilization=(40.0, 40.0))
+        _, q, qd = _implicit(model, q0, qd0, 0.04, 25, stabilization=(40.0, 40.0))
     K, _ = L.loop_constraints(model, q, qd)
     size = np.abs((K @ qd[..., None])[..., 0]).max()
     assert [str(w.message).split(":")[1] for w in caught] == [
@@ -181,7 +195,7 @@ def test_simulation_reports_a_velocity_error_from_too_stiff_gains():
     assert f"max |K q̇| = {size:.3g}" in str(caught[0].message) and size > 0.1
 
 
-def test_simulation_rejects_an_unknown_method_before_integrating():
+def test_simulation_rejects_an_unknown_method():
     q0, qd0 = _closed_four_bar()
     with pytest.raises(ValueError, match="method must be one of"):
-        L.simulate_closed_loop(B.four_bar(), q0, qd0, 0.01, 0, method="magic")
+        _implicit(B.four_bar(), q0, qd0, 0.01, 1, method="magic")

@@ -24,8 +24,11 @@ The chapter, one module per idea:
 * :mod:`.inverse` — :func:`loop_inverse_dynamics` with actuator assignment (§8.12);
 * :mod:`.sparse_method` — :func:`sparse_system`, :func:`sparse_matrix_method` (§8.13, eq. 8.64),
   loaded on first use because it needs ``scipy.sparse``;
-* :mod:`.simulation` — RK4 in either form: :func:`simulate_closed_loop`,
-  :func:`simulate_reduced`.
+
+Simulating either form is the package's one loop, :func:`spatial.simulate`: a ``Model`` with
+loop joints in the implicit form (each stage solves :func:`loop_forward_dynamics`; the whole
+trajectory is then checked once by :func:`check_loop_trajectory`), or
+``spatial.systems.ClosureSystem(model, closure)`` in the explicit form.
 
 Conventions (``spatial.__doc__`` and the tree contract): ``q`` has shape ``(..., nq)``, ``qd``,
 ``qdd``, ``tau`` ``(..., nv)``; leading batch dimensions broadcast and go through the same code.
@@ -44,6 +47,7 @@ from .constraints import (
     POSITION_TOL,
     VELOCITY_TOL,
     LoopConstraintWarning,
+    check_loop_trajectory,
     loop_bias_force,
     loop_constraints,
     loop_jcalc,
@@ -52,7 +56,6 @@ from .constraints import (
 from .explicit import G_and_g, LoopClosure, reduced_forward_dynamics
 from .forward import METHODS, loop_forward_dynamics, loop_joint_forces
 from .inverse import loop_inverse_dynamics
-from .simulation import simulate_closed_loop, simulate_reduced
 
 # The sparse matrix method needs scipy.sparse, which ``import spatial`` must not load: its names
 # resolve on first access (PEP 562).
@@ -86,7 +89,7 @@ __all__ = [
     "loop_bias_force",
     "loop_forward_dynamics",
     "loop_joint_forces",
-    "simulate_closed_loop",
+    "check_loop_trajectory",
     "G_and_g",
     "G_and_g_by_cluster",
     "LoopClosure",
@@ -95,7 +98,6 @@ __all__ = [
     "crank_slider_closure",
     "fig_8_3_closure",
     "reduced_forward_dynamics",
-    "simulate_reduced",
     "Mobility",
     "mobility",
     "loop_clusters",

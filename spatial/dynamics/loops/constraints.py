@@ -54,6 +54,7 @@ __all__ = [
     "loop_position_errors",
     "loop_constraints",
     "loop_bias_force",
+    "check_loop_trajectory",
 ]
 
 _CONSISTENCY_TOL = 1e-6  # relative residual above which a linear system is called inconsistent
@@ -445,7 +446,7 @@ _VIOLATIONS = {
         "stabilization pull them shut (§8.3)",
         "the loops were open along the trajectory",
         "add or strengthen Baumgarte stabilization (§8.3, with h β well inside RK4's stability "
-        "region), shorten the step, or integrate the explicit form (simulate_reduced, §8.11)",
+        "region), shorten the step, or integrate the explicit form (spatial.systems.ClosureSystem, §8.11)",
     ),
     "velocity_tol": (
         "max |K q̇|",
@@ -455,7 +456,7 @@ _VIOLATIONS = {
         "(q̇ = G ẏ, §8.8)",
         "the velocity left the loop constraints K q̇ = 0 (eq. 8.9) along the trajectory",
         "add or strengthen Baumgarte stabilization (§8.3), shorten the step, or integrate the "
-        "explicit form (simulate_reduced, §8.11)",
+        "explicit form (spatial.systems.ClosureSystem, §8.11)",
     ),
 }
 
@@ -496,3 +497,49 @@ def _warn_if_violated(
             LoopConstraintWarning,
             stacklevel=stacklevel + 1,
         )
+
+
+def check_loop_trajectory(
+    model: Model,
+    q,
+    qd,
+    position_tol: float = POSITION_TOL,
+    velocity_tol: float = VELOCITY_TOL,
+    *,
+    who: str = "simulate",
+    stacklevel: int = 2,
+) -> None:
+    """Warn once if a trajectory leaves the loops open or moves against them.
+
+    A simulation in the implicit form controls only the second derivative of the loop errors,
+    so they drift (§8.3).  Checked once over all states rather than stage by stage, the worst
+    loop joint is reported in one :class:`LoopConstraintWarning` per kind of error.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (..., nq)
+    qd : array_like, shape (..., nv)
+        The states of the trajectory (any leading dimensions, time among them).
+    position_tol, velocity_tol : float
+        As :func:`~spatial.dynamics.loops.loop_forward_dynamics`.
+    who : str
+        Names the caller at the start of the message.
+    stacklevel : int
+        As ``warnings.warn``'s, counted from the caller of this function.
+
+    Raises
+    ------
+    ValueError
+        If a state or a tolerance is invalid.
+
+    Warns
+    -----
+    LoopConstraintWarning
+        If some state leaves a loop open by more than ``position_tol`` or violates
+        ``K q̇ = 0`` by more than ``velocity_tol``.
+    """
+    q, qd, _, _ = model.check_state(q, qd)
+    tolerances = _tolerances(position_tol, velocity_tol)
+    K, _, delta = _constraints(model, q, qd, None)
+    _warn_if_violated(model, delta, _mv(K, qd), *tolerances, who, stacklevel + 1, True)

@@ -161,6 +161,7 @@ def loop_forward_dynamics(
     rtol: float = 1e-10,
     position_tol: float = POSITION_TOL,
     velocity_tol: float = VELOCITY_TOL,
+    check: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Forward dynamics of a closed-loop system: ``q̈`` and the loop force variables ``λ``.
 
@@ -210,6 +211,9 @@ def loop_forward_dynamics(
         catches a loop left open.
     velocity_tol : float
         Largest ``|K q̇|`` (m/s or rad/s) accepted without a warning; default 0.1.
+    check : bool
+        Check the state against the two tolerances.  A simulation switches this off and checks
+        its whole trajectory once instead (:func:`check_loop_trajectory`).
 
     Returns
     -------
@@ -240,7 +244,7 @@ def loop_forward_dynamics(
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     q, qd, _, tau = model.check_state(q, qd, None, np.zeros(model.nv) if tau is None else tau)
     gains = _gains(stabilization)
-    tolerances = _tolerances(position_tol, velocity_tol)
+    tolerances = _tolerances(position_tol, velocity_tol) if check else None
     return _forward_dynamics(
         model, q, qd, tau, tau_loop, f_ext, gains, method, independent, rtol, tolerances
     )
