@@ -193,7 +193,8 @@ def simulate(
     LoopConstraintWarning
         Once, for a closed-loop model whose trajectory left the loops open by more than
         ``position_tol`` (default 1e-2) or moved against them by more than ``velocity_tol``
-        (default 0.1), both options of the run (:meth:`~spatial.systems.TreeSystem.check_trajectory`).
+        (default 0.1), both options of the run
+        (:meth:`~spatial.systems.TreeSystem.check_trajectory`).
     """
     system = as_system(system)
     h = positive_scalar(h, "h")

@@ -446,7 +446,8 @@ _VIOLATIONS = {
         "stabilization pull them shut (§8.3)",
         "the loops were open along the trajectory",
         "add or strengthen Baumgarte stabilization (§8.3, with h β well inside RK4's stability "
-        "region), shorten the step, or integrate the explicit form (spatial.systems.ClosureSystem, §8.11)",
+        "region), shorten the step, or integrate the explicit form "
+        "(spatial.systems.ClosureSystem, §8.11)",
     ),
     "velocity_tol": (
         "max |K q̇|",
