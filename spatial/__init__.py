@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import importlib
 
-from . import builders, joints, maximal, planar
+from . import builders, joints, maximal, planar, solvers
 from .checks import CheckResult, check_directional, check_jacobian, fd_jacobian
 from .dynamics import (
     aba,
@@ -265,6 +265,7 @@ __all__ = [
     "ry",
     "rz",
     "skew",
+    "solvers",
     "sphere_inertia",
     "swap_linear_angular",
     "transform_inertia",
