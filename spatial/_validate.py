@@ -200,9 +200,13 @@ def nonnegative_scalar(x, name: str) -> float:
     Raises
     ------
     ValueError
-        ``"{name} must be a number >= 0, got {x!r}"`` for an array, a nan/inf or a negative value.
+        ``"{name} must be a number >= 0, got {x!r}"`` for an array, a non-number, a nan/inf or a
+        negative value.
     """
-    a = np.asarray(x, dtype=float)
+    try:
+        a = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        a = np.asarray(np.nan)
     if a.shape != () or not np.isfinite(a) or a < 0:
         raise ValueError(f"{name} must be a number >= 0, got {x!r}")
     return float(a)
