@@ -151,7 +151,7 @@ def collision(I1, I2, v1, v2, N, restitution) -> CollisionResult:
     (``e_t = 0``, the book's example) or reversed (tangential restitution ``e_t > 0``); with
     ``torsion=True`` a fourth entry ``e_τ`` does the same for spin about the normal.  The
     model assumes friction is strong enough to do this: check the impulse against the friction
-    cone with :func:`~spatial.contact.friction_cone_violation`, or use :func:`impact` with a
+    cone with :func:`~spatial.solvers.friction_cone_violation`, or use :func:`impact` with a
     Coulomb friction model.  Kinetic energy never increases when all entries of ``e`` are
     equal; unequal tangential and normal coefficients can add energy when the directions are
     coupled through the inertias (``energy_change`` reports it).
@@ -214,7 +214,7 @@ def collision(I1, I2, v1, v2, N, restitution) -> CollisionResult:
 
 @dataclass
 class ImpactResult(Checkable):
-    """Outcome of :func:`impact` (contact space, layout of :mod:`spatial.contact.friction`).
+    """Outcome of :func:`impact` (contact space, layout of :mod:`spatial.solvers.friction`).
 
     Attributes
     ----------
@@ -265,7 +265,7 @@ def impact(
 
     Newton: one contact problem with target ``ζ_n⁺ >= -e min(ζ_n, 0)``.  Poisson: the plastic
     problem (target 0) gives ``λ_c``, and ``λ = (1 + e) λ_c`` (module docstring).  Friction is
-    any model of :func:`~spatial.contact.solve_impulses`.
+    any model of :func:`~spatial.solvers.solve_impulses`.
 
     Parameters
     ----------
@@ -279,7 +279,7 @@ def impact(
         ``e`` in [0, 1], the same for every contact.
     law : {"poisson", "newton"}
     friction, k, tangent_dim, tol :
-        As for :func:`~spatial.contact.solve_impulses`.
+        As for :func:`~spatial.solvers.solve_impulses`.
 
     Returns
     -------

@@ -25,7 +25,7 @@ the body Jacobian in world coordinates, ``J_b(p) = [-p×, 1] ^0J_b``, for trees 
 bodies alike (for a free body ``^0J_b`` is ``Ad(E_b)`` in its own columns, Sueda eq. 1.75).  For a
 tree this is :func:`spatial.point_jacobian`, computed once per body rather than once per point.
 
-The rows are stacked in the layout of :mod:`spatial.contact.friction`: first the ``nc`` normal
+The rows are stacked in the layout of :mod:`spatial.solvers.friction`: first the ``nc`` normal
 rows, then the tangent rows contact by contact.  Planar scenes (motion in a plane, given by its
 normal ``planar``) have one tangent per contact, ``planar × n``.
 """

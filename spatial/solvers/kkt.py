@@ -278,7 +278,7 @@ def kkt_gauss_seidel(
     so ``v`` always holds the velocity produced by the impulses so far and the full Delassus
     matrix is never formed.  With bounds ``lo <= λ <= hi`` each update is clipped, which turns
     the iteration into projected Gauss–Seidel for unilateral (``lo = 0``) or box-bounded rows;
-    sweep for sweep it is :func:`~spatial.contact.pgs` on the Delassus matrix.
+    sweep for sweep it is :func:`~spatial.solvers.pgs` on the Delassus matrix.
 
     Parameters
     ----------

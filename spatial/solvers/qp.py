@@ -307,7 +307,7 @@ def mixed_lcp_to_lcp(M, G, N, f, g, n, *, dense: bool = True) -> ReducedLCP:
         w = N̄ A⁻¹ N̄ᵀ z + (N̄ A⁻¹ b - n),    0 <= z ⟂ w >= 0,
 
     a plain LCP whose matrix equals ``N M⁻¹ P_f Nᵀ`` (symmetric positive semidefinite for
-    positive definite ``M``; :func:`~spatial.contact.force_projection`).  ``A`` is factored once;
+    positive definite ``M``; :func:`~spatial.solvers.force_projection`).  ``A`` is factored once;
     the vector ``q`` costs one solve and each column of the LCP matrix one more, so the matrix
     can be formed on demand (ArtiSynth §0.8; pass ``reduced.column`` to
     :func:`principal_pivoting`).
