@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validate import nonnegative_scalar, positive_scalar
+from .._validate import nonnegative_scalar, positive_scalar, vector
 from ..solvers.friction import FrictionResult
 from ..solvers.impulses import FRICTION_MODELS, _impulse_options, _solve_impulses
 from ..solvers.lcp import LCPError, _lemke
@@ -311,12 +311,7 @@ def _params(params, scene: Scene) -> ContactParams:
 
 
 def _tau(scene: Scene, tau) -> np.ndarray:
-    if tau is None:
-        return np.zeros(scene.nv)
-    tau = np.asarray(tau, dtype=float)
-    if tau.shape != (scene.nv,) or not np.all(np.isfinite(tau)):
-        raise ValueError(f"tau must be a finite vector of shape ({scene.nv},), got {tau.shape}")
-    return tau
+    return np.zeros(scene.nv) if tau is None else vector(tau, "tau", scene.nv)
 
 
 def step(scene: Scene, q, v, h: float, params: ContactParams | None = None, tau=None):
