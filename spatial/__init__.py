@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import importlib
 
-from . import builders, joints, maximal, planar, simulation, systems
+from . import builders, joints, maximal, planar, simulation, solvers, systems
 from .checks import CheckResult, check_directional, check_jacobian, fd_jacobian
 from .dynamics import (
     aba,
@@ -269,6 +269,7 @@ __all__ = [
     "simulate",
     "simulation",
     "skew",
+    "solvers",
     "sphere_inertia",
     "systems",
     "swap_linear_angular",

@@ -55,3 +55,198 @@ def require_rotation(E: np.ndarray, name: str = "E", tol: float = 1e-8) -> None:
         raise ValueError(f"{name} is not orthonormal (max |EᵀE - 1| = {err:.2e} > {tol:g})")
     if np.any(np.linalg.det(E) < 0):
         raise ValueError(f"{name} is a reflection (det = -1), not a rotation")
+
+
+# --- matrix-level solver inputs (spatial.solvers, and the contact code that calls them)
+
+__all__ += [
+    "box_bounds",
+    "friction_coefficients",
+    "iteration_limit",
+    "matrix",
+    "nonnegative_scalar",
+    "positive_diagonal",
+    "relaxation_factor",
+    "square_matrix",
+    "tolerance",
+    "unit_vectors",
+    "vector",
+]
+
+
+def matrix(x, name: str, cols: int) -> np.ndarray:
+    """Return ``x`` as a finite float array of shape ``(..., m, cols)``.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not at least 2-D, has another number of columns, or a non-finite entry.
+    """
+    a = np.asarray(x, dtype=float)
+    if a.ndim < 2:
+        raise ValueError(f"{name} must be a matrix (at least 2-D), got shape {a.shape}")
+    if a.shape[-1] != cols:
+        raise ValueError(f"{name} must have shape (..., m, {cols}), got {a.shape}")
+    return as_scalar_array(a, name)
+
+
+def square_matrix(x, name: str, batch: bool = False) -> np.ndarray:
+    """Return ``x`` as a finite square matrix, ``(n, n)`` (or ``(..., n, n)`` if ``batch``).
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not square (or not 2-D without ``batch``) or has a non-finite entry.
+    """
+    a = np.asarray(x, dtype=float)
+    if (a.ndim != 2 and not batch) or a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        want = "(..., n, n)" if batch else "(n, n)"
+        raise ValueError(f"{name} must be a square matrix of shape {want}, got shape {a.shape}")
+    return as_scalar_array(a, name)
+
+
+def vector(x, name: str, n: int | None = None) -> np.ndarray:
+    """Return ``x`` as a finite 1-D float array (of length ``n`` when given).
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not 1-D, has another length than ``n``, or has a non-finite entry.
+    """
+    a = np.asarray(x, dtype=float)
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D vector, got shape {a.shape}")
+    if n is not None and a.shape[0] != n:
+        raise ValueError(
+            f"{name} must have length {n} to match the other arguments, got {a.shape[0]}"
+        )
+    return as_scalar_array(a, name)
+
+
+def box_bounds(lo, hi, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return bounds ``lo, hi`` of length ``n`` (defaults 0 and +inf); infinities are allowed.
+
+    Raises
+    ------
+    ValueError
+        For a bound of the wrong length, a nan, ``lo = +inf``, ``hi = -inf`` or ``lo > hi``.
+    """
+    out = []
+    for x, name, default in ((lo, "lo", 0.0), (hi, "hi", np.inf)):
+        a = np.full(n, default) if x is None else np.asarray(x, dtype=float)
+        if a.ndim > 1 or (a.ndim == 1 and a.shape[0] != n):
+            raise ValueError(f"{name} must be a scalar or a vector of length {n}, got {a.shape}")
+        a = np.broadcast_to(a, (n,))
+        if np.any(np.isnan(a)):
+            raise ValueError(f"{name} contains nan")
+        out.append(np.array(a, dtype=float))
+    lo_, hi_ = out
+    if np.any(lo_ == np.inf) or np.any(hi_ == -np.inf):
+        raise ValueError("lo must be < +inf and hi must be > -inf")
+    if np.any(lo_ > hi_):
+        i = int(np.argmax(lo_ > hi_))
+        raise ValueError(f"lo must not exceed hi (index {i}: lo={lo_[i]:g} > hi={hi_[i]:g})")
+    return lo_, hi_
+
+
+def friction_coefficients(mu, nc: int) -> np.ndarray:
+    """Return friction coefficients as an array of length ``nc``; each must be finite and >= 0.
+
+    Raises
+    ------
+    ValueError
+        For a ``mu`` that is neither a scalar nor of length ``nc``, non-finite or negative.
+    """
+    a = np.asarray(mu, dtype=float)
+    if a.ndim > 1 or (a.ndim == 1 and a.shape[0] != nc):
+        raise ValueError(f"mu must be a scalar or a vector of length {nc} (one per contact)")
+    a = as_scalar_array(np.broadcast_to(a, (nc,)).copy(), "mu")
+    if np.any(a < 0):
+        raise ValueError(f"friction coefficient mu must be >= 0, got {a[a < 0][0]:g}")
+    return a
+
+
+def iteration_limit(max_iter: int | None, n: int) -> int:
+    """Return ``max_iter`` checked to be a positive integer (default ``100 (n + 1)``).
+
+    Raises
+    ------
+    ValueError
+        If ``max_iter`` is not a positive integer.
+    """
+    if max_iter is None:
+        return 100 * (n + 1)
+    if int(max_iter) != max_iter or max_iter < 1:
+        raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
+    return int(max_iter)
+
+
+def tolerance(tol: float) -> float:
+    """Return ``tol`` checked to be a positive finite number.
+
+    Raises
+    ------
+    ValueError
+        If ``tol`` is not a finite number > 0.
+    """
+    if not (np.isfinite(tol) and tol > 0):
+        raise ValueError(f"tol must be a positive number, got {tol!r}")
+    return float(tol)
+
+
+def nonnegative_scalar(x, name: str) -> float:
+    """``x`` as a float; ``ValueError`` unless it is one finite number >= 0 (a damping, a margin).
+
+    Raises
+    ------
+    ValueError
+        ``"{name} must be a number >= 0, got {x!r}"`` for an array, a non-number, a nan/inf or a
+        negative value.
+    """
+    try:
+        a = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        a = np.asarray(np.nan)
+    if a.shape != () or not np.isfinite(a) or a < 0:
+        raise ValueError(f"{name} must be a number >= 0, got {x!r}")
+    return float(a)
+
+
+def unit_vectors(v, name: str) -> np.ndarray:
+    """Return ``v`` (shape ``(..., 3)``) scaled to unit length (contact normals, plane normals).
+
+    Raises
+    ------
+    ValueError
+        If ``v`` is not a finite array of 3-vectors or one of them is (nearly) zero.
+    """
+    v = as_array(v, name, (3,))
+    size = np.linalg.norm(v, axis=-1, keepdims=True)
+    if np.any(size < 1e-12):
+        raise ValueError(f"{name} must be a nonzero 3-vector")
+    return v / size
+
+
+def positive_diagonal(M: np.ndarray, name: str, method: str) -> None:
+    """Raise ``ValueError`` unless every ``M[i, i] > 0`` (Gauss–Seidel divides by them).
+
+    Raises
+    ------
+    ValueError
+        ``"{method} needs a positive diagonal: {name}[i, i] > 0 for all i"``.
+    """
+    if np.any(np.diagonal(M, axis1=-2, axis2=-1) <= 0):
+        raise ValueError(f"{method} needs a positive diagonal: {name}[i, i] > 0 for all i")
+
+
+def relaxation_factor(omega: float) -> float:
+    """Return the relaxation factor ``omega`` of a Gauss–Seidel method, checked to lie in (0, 2).
+
+    Raises
+    ------
+    ValueError
+        If ``omega`` is not a number in the open interval (0, 2).
+    """
+    if not 0 < omega < 2:
+        raise ValueError(f"relaxation factor omega must be in (0, 2), got {omega!r}")
+    return float(omega)

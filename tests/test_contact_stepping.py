@@ -293,7 +293,7 @@ def test_baumgarte_and_compliance_hold_a_body_up():
 
 def _failing(model, monkeypatch):
     """Make the stepper's contact solver fail for ``model`` (and for Gauss–Seidel if "all")."""
-    solve = ct.stepping.solve_impulses
+    solve = ct.stepping._solve_impulses
 
     def fake(W, u, mu, *, friction, **options):
         res = solve(W, u, mu, friction=friction, **options)
@@ -301,7 +301,7 @@ def _failing(model, monkeypatch):
             return dataclasses.replace(res, converged=False, message="forced failure")
         return res
 
-    monkeypatch.setattr(ct.stepping, "solve_impulses", fake)
+    monkeypatch.setattr(ct.stepping, "_solve_impulses", fake)
 
 
 def test_failed_contact_solve_falls_back_to_gauss_seidel_and_says_so(monkeypatch):
@@ -324,14 +324,14 @@ def test_failed_contact_solve_falls_back_to_gauss_seidel_and_says_so(monkeypatch
 def test_post_stabilization_falls_back_to_lemke_when_gauss_seidel_stalls(monkeypatch):
     setup = ct.box_stack(2, drop=2e-3, system="free")
     reference = setup.simulate(duration=0.05, stabilization="post", locate_events=False)
-    pgs = ct.stepping.pgs
+    pgs = ct.stepping._pgs
     calls = []
 
     def stalled(W, q, **options):  # one sweep only: far from converged
         calls.append(len(q))
         return pgs(W, q, **{**options, "max_iter": 1})
 
-    monkeypatch.setattr(ct.stepping, "pgs", stalled)
+    monkeypatch.setattr(ct.stepping, "_pgs", stalled)
     tr = setup.simulate(duration=0.05, stabilization="post", locate_events=False)
     assert calls  # post-stabilization ran, with Gauss–Seidel stalled every time
     assert tr.penetration.max() <= 1e-6  # Lemke took over (one stalled sweep leaves ~1 mm)

@@ -1,35 +1,59 @@
-"""Contact solvers: LCPs, QPs, KKT systems and friction (Featherstone §11.4–11.5; ArtiSynth §0.3,
-§0.5–0.8, §0.10, §0.15–0.16; Sueda §1.11–1.13).
+"""Contact in rigid-body systems: geometry, scenes, contact LCPs, impacts and time stepping
+(Featherstone ch. 11; ArtiSynth §0.10–0.11; Sueda §1.11–1.13).
 
 A subpackage, imported explicitly (``import spatial.contact``); ``import spatial`` does not load it.
 
-* :mod:`~spatial.contact.lcp` — ``lemke``, ``principal_pivoting`` (columns on demand), ``pgs``;
-* :mod:`~spatial.contact.qp` — QP ↔ LCP, mixed LCP → LCP;
-* :mod:`~spatial.contact.kkt` — KKT solve, projections ``P_f`` and ``P_v``, Gauss–Seidel;
-* :mod:`~spatial.contact.friction` — box, polyhedral (Anitescu–Stewart), pyramid QP and
-  Gauss–Seidel friction in contact space.
+The matrix-level solvers it uses (LCP, QP, KKT, friction cones, velocity-level impulses) live in
+:mod:`spatial.solvers`; every name of theirs that ``spatial.contact`` exported before is still
+exported here, as the same object (``spatial.contact.lemke is spatial.solvers.lemke``).
 
 Contact in rigid-body systems (Featherstone ch. 11):
 
 * :mod:`~spatial.contact.geometry` — shapes, gaps, contact points and normals (§11.6);
 * :mod:`~spatial.contact.scene` — bodies with shapes, contact detection and Jacobians (§11.3);
-* :mod:`~spatial.contact.rigid` — the contact LCP (§11.1–11.5) and velocity-level impulses;
+* :mod:`~spatial.contact.rigid` — the contact LCP of joint-space dynamics (§11.1–11.5);
 * :mod:`~spatial.contact.impact` — impulsive dynamics, Newton and Poisson restitution (§11.7);
 * :mod:`~spatial.contact.stepping` — time stepping with impacts and friction (Table 11.1);
 * :mod:`~spatial.contact.soft` — compliant contact with Coulomb friction (§11.8);
 * :mod:`~spatial.contact.scenarios` — ready-made scenes and problems without a solution.
 """
 
-from .friction import (
+from ..solvers import (
+    FRICTION_MODELS,
     FrictionResult,
+    GaussSeidelResult,
+    LCPError,
+    LCPResult,
+    MixedLCPResult,
+    PivotStep,
+    ReducedLCP,
     box_friction,
+    complementarity_error,
+    delassus,
     disc_qp,
+    force_projection,
+    friction_cone_of,
     friction_cone_violation,
     friction_E,
     gauss_seidel_friction,
+    kkt_gauss_seidel,
+    kkt_matrix,
+    lemke,
+    mixed_lcp_to_lcp,
+    pgs,
+    pgs_sweep,
     polyhedral_directions,
     polyhedral_friction,
+    principal_pivoting,
     pyramid_friction,
+    qp_kkt_lcp,
+    qp_primal,
+    qp_to_lcp,
+    solve_impulses,
+    solve_kkt,
+    solve_mixed_lcp,
+    solve_qp,
+    velocity_projection,
 )
 from .geometry import (
     Box,
@@ -56,43 +80,7 @@ from .impact import (
     impact,
     restitution_coefficient,
 )
-from .kkt import (
-    GaussSeidelResult,
-    delassus,
-    force_projection,
-    kkt_gauss_seidel,
-    kkt_matrix,
-    solve_kkt,
-    velocity_projection,
-)
-from .lcp import (
-    LCPError,
-    LCPResult,
-    PivotStep,
-    complementarity_error,
-    lemke,
-    pgs,
-    pgs_sweep,
-    principal_pivoting,
-)
-from .qp import (
-    MixedLCPResult,
-    ReducedLCP,
-    mixed_lcp_to_lcp,
-    qp_kkt_lcp,
-    qp_primal,
-    qp_to_lcp,
-    solve_mixed_lcp,
-    solve_qp,
-)
-from .rigid import (
-    FRICTION_MODELS,
-    ContactAcceleration,
-    contact_acceleration,
-    contact_lcp,
-    friction_cone_of,
-    solve_impulses,
-)
+from .rigid import ContactAcceleration, contact_acceleration, contact_lcp
 from .scenarios import (
     ContactProblem,
     Setup,

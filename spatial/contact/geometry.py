@@ -26,8 +26,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._validate import as_array, as_scalar_array
+from .._validate import (
+    as_array,
+    as_scalar_array,
+    nonnegative_scalar,
+    positive_scalar,
+    unit_vectors,
+)
 from ..se3 import _as_frame
+from ..solvers.friction import tangent_basis  # re-exported: the contact frames use it
 
 __all__ = [
     "Box",
@@ -70,21 +77,6 @@ class ContactGeometry(NamedTuple):
 # ----------------------------------------------------------------------------- shapes
 
 
-def _positive_scalar(x, name: str) -> float:
-    a = np.asarray(x, dtype=float)
-    if a.shape != () or not np.isfinite(a) or a <= 0:
-        raise ValueError(f"{name} must be a positive number, got {x!r}")
-    return float(a)
-
-
-def _unit(v, name: str) -> np.ndarray:
-    v = as_array(v, name, (3,))
-    size = np.linalg.norm(v, axis=-1, keepdims=True)
-    if np.any(size < 1e-12):
-        raise ValueError(f"{name} must be a nonzero 3-vector")
-    return v / size
-
-
 @dataclass(frozen=True)
 class Sphere:
     """A sphere of the given radius centred on its frame's origin.
@@ -98,7 +90,7 @@ class Sphere:
     radius: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "radius", _positive_scalar(self.radius, "Sphere radius"))
+        object.__setattr__(self, "radius", positive_scalar(self.radius, "Sphere radius"))
 
 
 @dataclass(frozen=True)
@@ -136,11 +128,9 @@ class Capsule:
     half_length: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "radius", _positive_scalar(self.radius, "Capsule radius"))
-        L = np.asarray(self.half_length, dtype=float)
-        if L.shape != () or not np.isfinite(L) or L < 0:
-            raise ValueError(f"Capsule half_length must be a number >= 0, got {self.half_length!r}")
-        object.__setattr__(self, "half_length", float(L))
+        object.__setattr__(self, "radius", positive_scalar(self.radius, "Capsule radius"))
+        L = nonnegative_scalar(self.half_length, "Capsule half_length")
+        object.__setattr__(self, "half_length", L)
 
 
 @dataclass(frozen=True)
@@ -180,7 +170,7 @@ class Plane:
     offset: float = 0.0
 
     def __post_init__(self) -> None:
-        n = _unit(self.normal, "Plane normal")
+        n = unit_vectors(self.normal, "Plane normal")
         if n.shape != (3,):
             raise ValueError(f"Plane normal must be a single 3-vector, got shape {n.shape}")
         off = np.asarray(self.offset, dtype=float)
@@ -193,36 +183,8 @@ class Plane:
 # ----------------------------------------------------------------------------- helpers
 
 
-def tangent_basis(normal) -> np.ndarray:
-    """Two unit tangents ``t₁, t₂`` with ``(t₁, t₂, n)`` a right-handed orthonormal frame.
-
-    ``t₁`` is the world axis least aligned with ``n`` made orthogonal to ``n``, ``t₂ = n × t₁``.
-    The choice depends only on ``n``, so contacts with the same normal share tangents and a
-    contact's tangents change continuously while its normal does.
-
-    Parameters
-    ----------
-    normal : array_like, shape (..., 3)
-        Unit normals.
-
-    Returns
-    -------
-    numpy.ndarray, shape (..., 2, 3)
-
-    Raises
-    ------
-    ValueError
-        If a normal is zero or not finite.
-    """
-    n = _unit(normal, "normal")
-    axis = np.eye(3)[np.argmin(np.abs(n), axis=-1)]
-    t1 = axis - np.sum(axis * n, -1, keepdims=True) * n
-    t1 /= np.linalg.norm(t1, axis=-1, keepdims=True)
-    return np.stack([t1, np.cross(n, t1)], axis=-2)
-
-
 def _plane(normal, offset) -> tuple[np.ndarray, np.ndarray]:
-    n = _unit(normal, "normal")
+    n = unit_vectors(normal, "normal")
     return n, as_scalar_array(offset, "offset")
 
 

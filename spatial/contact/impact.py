@@ -38,12 +38,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import as_array
+from .._validate import as_array, friction_coefficients
 from ..inertia import inertia_inverse
-from ._input import square_matrix, vector
-from .geometry import tangent_basis
-from .lcp import Checkable
-from .rigid import solve_impulses
+from ..solvers.friction import tangent_basis
+from ..solvers.impulses import _impulse_inputs, _impulse_options, _solve_impulses
+from ..solvers.lcp import Checkable
 
 __all__ = [
     "CollisionResult",
@@ -152,7 +151,7 @@ def collision(I1, I2, v1, v2, N, restitution) -> CollisionResult:
     (``e_t = 0``, the book's example) or reversed (tangential restitution ``e_t > 0``); with
     ``torsion=True`` a fourth entry ``e_τ`` does the same for spin about the normal.  The
     model assumes friction is strong enough to do this: check the impulse against the friction
-    cone with :func:`~spatial.contact.friction_cone_violation`, or use :func:`impact` with a
+    cone with :func:`~spatial.solvers.friction_cone_violation`, or use :func:`impact` with a
     Coulomb friction model.  Kinetic energy never increases when all entries of ``e`` are
     equal; unequal tangential and normal coefficients can add energy when the directions are
     coupled through the inertias (``energy_change`` reports it).
@@ -215,7 +214,7 @@ def collision(I1, I2, v1, v2, N, restitution) -> CollisionResult:
 
 @dataclass
 class ImpactResult(Checkable):
-    """Outcome of :func:`impact` (contact space, layout of :mod:`spatial.contact.friction`).
+    """Outcome of :func:`impact` (contact space, layout of :mod:`spatial.solvers.friction`).
 
     Attributes
     ----------
@@ -266,7 +265,7 @@ def impact(
 
     Newton: one contact problem with target ``ζ_n⁺ >= -e min(ζ_n, 0)``.  Poisson: the plastic
     problem (target 0) gives ``λ_c``, and ``λ = (1 + e) λ_c`` (module docstring).  Friction is
-    any model of :func:`~spatial.contact.solve_impulses`.
+    any model of :func:`~spatial.solvers.solve_impulses`.
 
     Parameters
     ----------
@@ -280,7 +279,7 @@ def impact(
         ``e`` in [0, 1], the same for every contact.
     law : {"poisson", "newton"}
     friction, k, tangent_dim, tol :
-        As for :func:`~spatial.contact.solve_impulses`.
+        As for :func:`~spatial.solvers.solve_impulses`.
 
     Returns
     -------
@@ -291,18 +290,29 @@ def impact(
     ValueError
         For bad shapes, a negative ``mu``, ``e`` outside [0, 1] or an unknown law or model.
     """
+    e = _impact_law(restitution, law)
+    options = _impulse_options(friction, k, tangent_dim, tol)
+    W, zeta, mu, _ = _impulse_inputs(W, zeta, mu, None, options, "zeta")
+    return _impact(W, zeta, mu, e, law, options)
+
+
+def _impact_law(restitution, law: str) -> float:
+    """Check the law of restitution and its coefficient; return ``e``."""
     e = float(restitution_coefficient(restitution))
     if law not in _LAWS:
         raise ValueError(f"law must be 'newton' or 'poisson', got {law!r}")
-    W = square_matrix(W, "W")
-    zeta = vector(zeta, "zeta", W.shape[0])
-    nc = W.shape[0] // (1 + tangent_dim) if tangent_dim in (1, 2) else 0
-    options = dict(friction=friction, k=k, tangent_dim=tangent_dim, tol=tol)
+    return e
+
+
+def _impact(W, zeta, mu, e: float, law: str, options: dict) -> ImpactResult:
+    """Kernel of :func:`impact` on checked input; ``options`` are the checked friction,
+    ``k``, ``tangent_dim`` and ``tol`` of the contact problem (:func:`_solve_impulses`)."""
+    nc = W.shape[0] // (1 + options["tangent_dim"])
     if law == "newton":
-        res = solve_impulses(W, zeta, mu, bias=-e * np.minimum(zeta[:nc], 0.0), **options)
+        res = _solve_impulses(W, zeta, mu, bias=-e * np.minimum(zeta[:nc], 0.0), **options)
         lam, compression = np.concatenate([res.normal, res.tangent.ravel()]), None
     else:
-        res = solve_impulses(W, zeta, mu, **options)
+        res = _solve_impulses(W, zeta, mu, **options)
         compression = np.concatenate([res.normal, res.tangent.ravel()])
         lam = (1.0 + e) * compression
     after = zeta + W @ lam
@@ -320,7 +330,19 @@ def impact(
     )
 
 
-def apply_impact(scene, q, v, contacts, mu=0.0, **options) -> tuple[np.ndarray, ImpactResult]:
+def apply_impact(
+    scene,
+    q,
+    v,
+    contacts,
+    mu=0.0,
+    *,
+    restitution: float = 0.0,
+    law: str = "poisson",
+    friction: str = "polyhedral",
+    k: int | None = None,
+    tol: float = 1e-9,
+) -> tuple[np.ndarray, ImpactResult]:
     """Velocity of a system after an impact at the given contacts (Featherstone eqs. 11.57–11.59).
 
     Builds the contact Jacobian ``J`` of ``contacts``, the Delassus matrix ``W = J H⁻¹ Jᵀ`` and
@@ -333,10 +355,10 @@ def apply_impact(scene, q, v, contacts, mu=0.0, **options) -> tuple[np.ndarray, 
         Configuration and velocity before the impact.
     contacts : Contacts
         The contacts taking part (e.g. ``scene.detect(q).select(gap <= margin)``).
-    mu : float
-        Friction coefficient.
-    **options
-        ``restitution``, ``law``, ``friction``, ``k`` as for :func:`impact`.
+    mu : float or array_like, shape (nc,)
+        Friction coefficients, >= 0.
+    restitution, law, friction, k, tol :
+        As for :func:`impact`.
 
     Returns
     -------
@@ -348,9 +370,11 @@ def apply_impact(scene, q, v, contacts, mu=0.0, **options) -> tuple[np.ndarray, 
     ValueError
         For an invalid state or option.
     """
+    e = _impact_law(restitution, law)
+    options = _impulse_options(friction, k, scene.tangent_dim, tol)
     q, v = scene.check_state(q, v)
+    mu = friction_coefficients(mu, len(contacts))
     J, _ = scene.jacobian(q, contacts)
-    H = scene.mass_matrix(q)
-    HiJT = np.linalg.solve(H, J.T)
-    res = impact(J @ HiJT, J @ v, mu, tangent_dim=scene.tangent_dim, **options)
+    HiJT = np.linalg.solve(scene.mass_matrix(q), J.T)
+    res = _impact(J @ HiJT, J @ v, mu, e, law, options)
     return v + HiJT @ res.impulse, res

@@ -1,4 +1,4 @@
-"""Rigid contact in a rigid-body system: the contact LCP and its velocity-level form.
+"""Rigid contact in a rigid-body system: the contact LCP of joint-space dynamics.
 
 **Acceleration level** (Featherstone §11.1–11.5).  With ``T = [t₁ … t_nc]`` the contact normals
 in joint space (eq. 11.25), the equation of motion ``H q̈ + C = τ + T λ`` (eq. 11.41) and the
@@ -13,8 +13,11 @@ positive semidefinite; when the normals are linearly dependent the LCP may have 
 **Velocity level** (ArtiSynth §0.10, Sueda §1.11–1.13).  Over a time step ``h`` the same
 structure holds for impulses: with the Delassus matrix ``W = J H⁻¹ Jᵀ`` of the contact rows
 ``J = [N; T]`` and the free contact velocity ``u = J v_free``, the impulses solve
-``0 <= λ_n ⟂ u_n + (Wλ)_n - bias >= 0`` plus a friction law.  :func:`solve_impulses` picks the
-friction model of :mod:`spatial.contact.friction` by name.
+``0 <= λ_n ⟂ u_n + (Wλ)_n - bias >= 0`` plus a friction law.  That problem involves matrices
+only; :func:`spatial.solvers.solve_impulses` solves it with a friction model chosen by name.
+
+Both functions check their arguments once; :func:`contact_acceleration` then calls the LCP
+solvers' kernels (:mod:`spatial.solvers`) on the matrix it has formed.
 """
 
 from __future__ import annotations
@@ -23,27 +26,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._input import square_matrix, vector
-from .friction import (
-    FrictionResult,
-    box_friction,
-    gauss_seidel_friction,
-    polyhedral_friction,
-    pyramid_friction,
-)
-from .lcp import Checkable, LCPResult, lemke, pgs, principal_pivoting
+from .._validate import square_matrix, vector
+from ..solvers.lcp import Checkable, LCPResult
+from ..solvers.qp import _lcp_kernel, _lcp_options
 
-__all__ = [
-    "FRICTION_MODELS",
-    "ContactAcceleration",
-    "contact_acceleration",
-    "contact_lcp",
-    "friction_cone_of",
-    "solve_impulses",
-]
-
-#: Friction models accepted by :func:`solve_impulses` (and the time steppers).
-FRICTION_MODELS = ("polyhedral", "pyramid", "box", "gauss-seidel")
+__all__ = ["ContactAcceleration", "contact_acceleration", "contact_lcp"]
 
 
 def _HTinv(H: np.ndarray, T: np.ndarray) -> np.ndarray:
@@ -95,6 +82,11 @@ def contact_lcp(H, force, T, tdot_qd=None, T_force=None) -> tuple[np.ndarray, np
     ValueError
         For mismatched shapes, non-finite input or a singular ``H``.
     """
+    return _contact_lcp(*_contact_inputs(H, force, T, tdot_qd, T_force))
+
+
+def _contact_inputs(H, force, T, tdot_qd, T_force):
+    """Check the arguments of :func:`contact_lcp`, filling in ``tdot_qd`` and ``T_force``."""
     H = square_matrix(H, "H")
     n = H.shape[0]
     force = vector(force, "force", n)
@@ -102,6 +94,11 @@ def contact_lcp(H, force, T, tdot_qd=None, T_force=None) -> tuple[np.ndarray, np
     nc = T.shape[1]
     T_force = T if T_force is None else _columns(T_force, "T_force", n, nc)
     tdot_qd = np.zeros(nc) if tdot_qd is None else vector(tdot_qd, "tdot_qd", nc)
+    return H, force, T, tdot_qd, T_force
+
+
+def _contact_lcp(H, force, T, tdot_qd, T_force) -> tuple[np.ndarray, np.ndarray]:
+    """Kernel of :func:`contact_lcp`: ``M = Tᵀ H⁻¹ T_force``, ``d = Tᵀ H⁻¹ force + Ṫᵀq̇``."""
     HiT = _HTinv(H, T)
     return HiT.T @ T_force, HiT.T @ force + tdot_qd
 
@@ -140,7 +137,7 @@ def contact_acceleration(
     Forms the LCP of :func:`contact_lcp`, solves it, and returns ``q̈`` from eq. 11.41,
     ``q̈ = H⁻¹ (τ - C + T_force λ)``.  If the
     LCP has no solution the result says so (``converged=False`` with the solver's message;
-    ``.check()`` raises :class:`~spatial.contact.LCPError`).
+    ``.check()`` raises :class:`~spatial.solvers.LCPError`).
 
     Parameters
     ----------
@@ -160,129 +157,13 @@ def contact_acceleration(
     ValueError
         As for :func:`contact_lcp`, or for an unknown method.
     """
-    solvers = {"lemke": lemke, "principal_pivoting": principal_pivoting}
-    if method not in solvers:
+    if method not in ("lemke", "principal_pivoting"):
         raise ValueError(f"method must be 'lemke' or 'principal_pivoting', got {method!r}")
-    M, d = contact_lcp(H, force, T, tdot_qd, T_force)
-    res = solvers[method](M, d, **options)
+    H, force, T, tdot_qd, T_force = _contact_inputs(H, force, T, tdot_qd, T_force)
+    options = _lcp_options(method, T.shape[1], options)
+    M, d = _contact_lcp(H, force, T, tdot_qd, T_force)
+    res = _lcp_kernel(method, M, d, **options)
     lam = res.z
-    directions = np.asarray(T if T_force is None else T_force, dtype=float)
-    qdd = _HTinv(np.asarray(H, dtype=float), np.asarray(force, dtype=float) + directions @ lam)
+    qdd = _HTinv(H, force + T_force @ lam)
     message = res.message if res.converged else "no contact forces found: " + res.message
     return ContactAcceleration(qdd, lam, res.w, res.converged, message, res)
-
-
-def friction_cone_of(friction: str, k: int | None, tangent_dim: int) -> tuple[str, int | None]:
-    """The ``(cone, k)`` arguments of :func:`friction_cone_violation` a friction model respects.
-
-    Polyhedral and pyramid models keep impulses in the inscribed ``k``-gon, Gauss–Seidel here in
-    the disc, box friction in the square of half-width ``μ λ̂_n`` (with the *estimated* normal
-    impulse, so only approximately in the true cone).
-    """
-    if friction in ("polyhedral", "pyramid"):
-        return "polygon", _facets(friction, k, tangent_dim)
-    return ("disk" if friction == "gauss-seidel" else "box"), None
-
-
-def _facets(friction: str, k: int | None, tangent_dim: int) -> int:
-    if tangent_dim == 1:
-        return 2
-    if k is not None:
-        return k
-    return 8 if friction == "polyhedral" else 4
-
-
-def solve_impulses(
-    W,
-    u,
-    mu,
-    *,
-    bias=None,
-    friction: str = "polyhedral",
-    k: int | None = None,
-    tangent_dim: int = 2,
-    tol: float = 1e-9,
-) -> FrictionResult:
-    """Contact impulses of a velocity-level contact problem, with the chosen friction model.
-
-    Solves ``0 <= λ_n ⟂ v_n - bias >= 0`` with ``v = u + W λ`` and Coulomb friction
-    (ArtiSynth §0.10, Sueda eq. 1.88) in the layout of :mod:`spatial.contact.friction`.  When
-    every ``μ`` is zero only the normal block is solved (frictionless contact is an LCP with the
-    positive semidefinite ``W_nn``, Featherstone §11.5): by Lemke, or by projected Gauss–Seidel
-    for ``friction="gauss-seidel"``.
-
-    Parameters
-    ----------
-    W : array_like, shape (nc (1 + tangent_dim), nc (1 + tangent_dim))
-        Delassus matrix ``J H⁻¹ Jᵀ``.
-    u : array_like, shape (nc (1 + tangent_dim),)
-        Contact velocities without contact impulses.
-    mu : float or array_like, shape (nc,)
-        Friction coefficients, >= 0.
-    bias : float or array_like, shape (nc,), optional
-        Target normal velocities (default 0).
-    friction : {"polyhedral", "pyramid", "box", "gauss-seidel"}
-        :func:`polyhedral_friction` (Anitescu–Stewart LCP, ``k`` facets, default 8),
-        :func:`pyramid_friction` (Sueda's QP, default ``k = 4``), :func:`box_friction`,
-        :func:`gauss_seidel_friction` with the disc.
-    k : int, optional
-        Facets of the polyhedral cone (ignored in the plane, where it is 2).
-    tangent_dim : int
-        2 in 3D, 1 in the plane.
-    tol : float
-        Accuracy asked of the solver: the complementarity error relative to ``max(1, |u|)``
-        for the pivoting models, the relative impulse change per sweep for Gauss–Seidel.
-
-    Returns
-    -------
-    FrictionResult
-
-    Raises
-    ------
-    ValueError
-        For bad shapes, a negative ``mu`` or an unknown friction model.
-    """
-    if friction not in FRICTION_MODELS:
-        raise ValueError(f"friction must be one of {FRICTION_MODELS}, got {friction!r}")
-    W = square_matrix(W, "W")
-    d = tangent_dim
-    if d not in (1, 2) or W.shape[0] % (1 + d):
-        raise ValueError(f"W of size {W.shape[0]} does not fit tangent_dim={tangent_dim!r}")
-    nc = W.shape[0] // (1 + d)
-    mu_arr = np.broadcast_to(np.asarray(mu, dtype=float), (nc,)) if nc else np.zeros(0)
-    if np.any(mu_arr < 0) or not np.all(np.isfinite(mu_arr)):
-        raise ValueError(f"friction coefficient mu must be finite and >= 0, got {mu!r}")
-    u = vector(u, "u", W.shape[0])
-    if nc == 0:
-        empty = np.zeros(0)
-        return FrictionResult(
-            empty, np.zeros((0, d)), empty, np.zeros((0, d)), 0, True, "no contacts"
-        )
-    if np.all(mu_arr == 0):
-        b = np.zeros(nc) if bias is None else np.broadcast_to(np.asarray(bias, float), (nc,))
-        if friction == "gauss-seidel":
-            res = pgs(W[:nc, :nc], u[:nc] - b, tol=tol, max_iter=5000)
-        else:
-            res = lemke(W[:nc, :nc], u[:nc] - b, tol=tol)
-        lam = np.concatenate([res.z, np.zeros(nc * d)])
-        v = u + W @ lam
-        return FrictionResult(
-            res.z,
-            np.zeros((nc, d)),
-            v[:nc],
-            v[nc:].reshape(nc, d),
-            res.iterations,
-            res.converged,
-            res.message,
-            lcp=res,
-        )
-    kk = _facets(friction, k, d)
-    if friction == "polyhedral":
-        return polyhedral_friction(W, u, mu, k=kk, tangent_dim=d, bias=bias, tol=tol)
-    if friction == "pyramid":
-        return pyramid_friction(W, u, mu, k=kk, tangent_dim=d, bias=bias, tol=tol)
-    if friction == "box":
-        return box_friction(W, u, mu, tangent_dim=d, bias=bias, tol=tol)
-    return gauss_seidel_friction(
-        W, u, mu, tangent_dim=d, bias=bias, cone="disk", tol=tol, max_iter=5000
-    )

@@ -25,7 +25,7 @@ the body Jacobian in world coordinates, ``J_b(p) = [-p×, 1] ^0J_b``, for trees 
 bodies alike (for a free body ``^0J_b`` is ``Ad(E_b)`` in its own columns, Sueda eq. 1.75).  For a
 tree this is :func:`spatial.point_jacobian`, computed once per body rather than once per point.
 
-The rows are stacked in the layout of :mod:`spatial.contact.friction`: first the ``nc`` normal
+The rows are stacked in the layout of :mod:`spatial.solvers.friction`: first the ``nc`` normal
 rows, then the tangent rows contact by contact.  Planar scenes (motion in a plane, given by its
 normal ``planar``) have one tangent per contact, ``planar × n``.
 """
@@ -36,13 +36,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validate import as_array
+from .._validate import as_array, unit_vectors
 from ..dynamics import aba, bias_force, crba
 from ..inertia import inertia_params, validate_inertia
 from ..kinematics import body_jacobian, forward_kinematics, kinetic_energy, potential_energy
 from ..maximal import rigid_body
 from ..model import Model
 from ..se3 import Ad, _as_frame, exp_se3
+from ..solvers.friction import tangent_basis
 from ..vectors import skew, unskew
 from . import geometry as geo
 
@@ -77,12 +78,9 @@ class FreeBodies:
     def __post_init__(self) -> None:
         inertias = [
             validate_inertia(M, f"inertia of body {i + 1}") for i, M in enumerate(self.inertias)
-        ]
+        ]  # positive definite: validate_inertia asks for m > 0 and I_c positive definite
         if not inertias:
             raise ValueError("FreeBodies needs at least one body")
-        for i, M in enumerate(inertias):
-            if np.linalg.eigvalsh(M).min() <= 0:
-                raise ValueError(f"inertia of body {i + 1} must be positive definite")
         self.inertias = inertias
         g = as_array(self.gravity, "gravity", (3,))
         if g.shape != (3,):
@@ -321,7 +319,7 @@ class Scene:
         else:
             raise ValueError(f"system must be a Model or FreeBodies, got {type(system).__name__}")
         self.system = system
-        self.planar = None if planar is None else geo._unit(planar, "planar")
+        self.planar = None if planar is None else unit_vectors(planar, "planar")
         if self.planar is not None and self.planar.shape != (3,):
             raise ValueError("planar must be a single 3-vector")
         self.colliders: list[Collider] = []
@@ -461,7 +459,7 @@ class Scene:
         """
         normal = np.asarray(normal, dtype=float).reshape(-1, 3)
         if self.planar is None:
-            return geo.tangent_basis(normal) if len(normal) else np.zeros((0, 2, 3))
+            return tangent_basis(normal) if len(normal) else np.zeros((0, 2, 3))
         t = np.cross(self.planar, normal)
         size = np.linalg.norm(t, axis=-1, keepdims=True)
         if np.any(size < 1e-9):

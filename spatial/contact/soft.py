@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import as_scalar_array, positive_scalar
+from .._validate import as_scalar_array, nonnegative_scalar, positive_scalar
 from .scene import Contacts, Scene
 from .stepping import Trajectory, _run, _tau
 
@@ -53,13 +53,6 @@ __all__ = [
 ]
 
 _MODELS = ("linear", "hunt-crossley")
-
-
-def _nonneg(x, name: str) -> float:
-    a = np.asarray(x, dtype=float)
-    if a.shape != () or not np.isfinite(a) or a < 0:
-        raise ValueError(f"{name} must be a number >= 0, got {x!r}")
-    return float(a)
 
 
 @dataclass(frozen=True)
@@ -99,29 +92,21 @@ class SoftContactParams:
     exponent: float = 1.5
 
     def __post_init__(self) -> None:
-        K = _nonneg(self.stiffness, "stiffness")
-        if K == 0:
-            raise ValueError("stiffness must be > 0")
+        K = positive_scalar(self.stiffness, "stiffness")
         object.__setattr__(self, "stiffness", K)
-        object.__setattr__(self, "damping", _nonneg(self.damping, "damping"))
-        mu = np.asarray(self.mu, dtype=float)
-        if mu.shape != () or not np.isfinite(mu) or mu < 0:
-            raise ValueError(f"friction coefficient mu must be a number >= 0, got {self.mu!r}")
-        object.__setattr__(self, "mu", float(mu))
+        object.__setattr__(self, "damping", nonnegative_scalar(self.damping, "damping"))
+        object.__setattr__(self, "mu", nonnegative_scalar(self.mu, "friction coefficient mu"))
         Kt = K if self.tangent_stiffness is None else self.tangent_stiffness
         Dt = self.damping if self.tangent_damping is None else self.tangent_damping
-        object.__setattr__(self, "tangent_stiffness", _nonneg(Kt, "tangent_stiffness"))
-        object.__setattr__(self, "tangent_damping", _nonneg(Dt, "tangent_damping"))
+        object.__setattr__(self, "tangent_stiffness", nonnegative_scalar(Kt, "tangent_stiffness"))
+        object.__setattr__(self, "tangent_damping", nonnegative_scalar(Dt, "tangent_damping"))
         if self.mu > 0 and self.tangent_damping == 0:
             raise ValueError(
                 "friction (mu > 0) needs tangent_damping > 0 (eq. 11.77 divides by it)"
             )
         if self.model not in _MODELS:
             raise ValueError(f"model must be 'linear' or 'hunt-crossley', got {self.model!r}")
-        n = _nonneg(self.exponent, "exponent")
-        if n == 0:
-            raise ValueError("exponent must be > 0")
-        object.__setattr__(self, "exponent", n)
+        object.__setattr__(self, "exponent", positive_scalar(self.exponent, "exponent"))
 
 
 @dataclass
@@ -239,7 +224,10 @@ def friction_force(x, slip, normal, stiffness: float, damping: float, mu: float)
         raise ValueError(
             f"x, slip must have shape (..., d) and normal (...): {x.shape}, {fn.shape}"
         )
-    K, D, mu = _nonneg(stiffness, "stiffness"), _nonneg(damping, "damping"), _nonneg(mu, "mu")
+    K, D, mu = (
+        nonnegative_scalar(x, name)
+        for x, name in ((stiffness, "stiffness"), (damping, "damping"), (mu, "mu"))
+    )
     f_stick = -K * x - D * v
     size = np.linalg.norm(f_stick, axis=-1)
     limit = mu * fn

@@ -39,24 +39,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validate import positive_scalar
-from .friction import FrictionResult
-from .impact import ImpactResult, impact, restitution_coefficient
-from .lcp import LCPError, lemke, pgs
-from .rigid import FRICTION_MODELS, solve_impulses
+from .._validate import nonnegative_scalar, positive_scalar, vector
+from ..solvers.friction import FrictionResult
+from ..solvers.impulses import FRICTION_MODELS, _impulse_options, _solve_impulses
+from ..solvers.lcp import LCPError, _lemke
+from ..solvers.pgs import _pgs
+from .impact import ImpactResult, _impact, restitution_coefficient
 from .scene import Contacts, Scene
 
 __all__ = ["ContactParams", "StepInfo", "Trajectory", "simulate", "step"]
 
 _STABILIZATION = ("post", "baumgarte", "none")
 _EVENT_ITERATIONS = 40
-
-
-def _nonnegative(x, name: str) -> float:
-    a = np.asarray(x, dtype=float)
-    if a.shape != () or not np.isfinite(a) or a < 0:
-        raise ValueError(f"{name} must be a number >= 0, got {x!r}")
-    return float(a)
 
 
 @dataclass(frozen=True)
@@ -68,7 +62,7 @@ class ContactParams:
     mu : float
         Coulomb friction coefficient, >= 0 (0: frictionless, normal rows only).
     friction : {"polyhedral", "pyramid", "box", "gauss-seidel"}
-        Friction model (:func:`~spatial.contact.solve_impulses`).
+        Friction model (:func:`~spatial.solvers.solve_impulses`).
     k : int, optional
         Facets of the polyhedral / pyramid cone (defaults 8 / 4; 2 in the plane).
     restitution : float
@@ -86,7 +80,7 @@ class ContactParams:
     damping : float
         ``β_d >= 0`` (s) of the regularization (ArtiSynth eq. 0.7).
     tol : float
-        Accuracy of the contact solvers (:func:`~spatial.contact.solve_impulses`), > 0.
+        Accuracy of the contact solvers (:func:`~spatial.solvers.solve_impulses`), > 0.
     margin : float
         Contacts with a gap up to ``margin`` (m, >= 0) are current.
     locate_events : bool
@@ -117,10 +111,7 @@ class ContactParams:
     event_tol: float = 1e-6
 
     def __post_init__(self) -> None:
-        mu = np.asarray(self.mu, dtype=float)
-        if mu.shape != () or not np.isfinite(mu) or mu < 0:
-            raise ValueError(f"friction coefficient mu must be a number >= 0, got {self.mu!r}")
-        object.__setattr__(self, "mu", float(mu))
+        object.__setattr__(self, "mu", nonnegative_scalar(self.mu, "friction coefficient mu"))
         e = restitution_coefficient(self.restitution)
         if e.shape != ():
             raise ValueError("restitution must be a single number in [0, 1]")
@@ -136,16 +127,13 @@ class ContactParams:
         if self.k is not None and (int(self.k) != self.k or self.k < 2):
             raise ValueError(f"k must be an integer >= 2 (facets of the cone), got {self.k!r}")
         for name in ("threshold", "compliance", "damping", "margin"):
-            object.__setattr__(self, name, _nonnegative(getattr(self, name), name))
-        beta = _nonnegative(self.baumgarte, "baumgarte")
+            object.__setattr__(self, name, nonnegative_scalar(getattr(self, name), name))
+        beta = nonnegative_scalar(self.baumgarte, "baumgarte")
         if beta > 1:
             raise ValueError(f"baumgarte must lie in [0, 1] (fraction per step), got {beta}")
         object.__setattr__(self, "baumgarte", beta)
         for name in ("event_tol", "tol"):
-            value = _nonnegative(getattr(self, name), name)
-            if value == 0:
-                raise ValueError(f"{name} must be > 0")
-            object.__setattr__(self, name, value)
+            object.__setattr__(self, name, positive_scalar(getattr(self, name), name))
 
 
 @dataclass
@@ -220,10 +208,8 @@ def _advance(scene: Scene, q, v, h: float, p: ContactParams, tau, start: Contact
         zeta = J @ v
 
         def collide(friction, tol):
-            e, law = p.restitution, p.law
-            return impact(
-                W, zeta, p.mu, restitution=e, law=law, friction=friction, tol=tol, **options
-            )
+            solve = dict(friction=friction, tol=tol, **options)
+            return _impact(W, zeta, p.mu, p.restitution, p.law, solve)
 
         collision, used = _solve(collide, p, "impact")
         fallbacks += used
@@ -242,7 +228,7 @@ def _advance(scene: Scene, q, v, h: float, p: ContactParams, tau, start: Contact
     u = J @ v_free
 
     def contact_step(friction, tol):
-        return solve_impulses(W, u, p.mu, bias=bias, friction=friction, tol=tol, **options)
+        return _solve_impulses(W, u, p.mu, bias=bias, friction=friction, tol=tol, **options)
 
     res, used = _solve(contact_step, p, "contact step")
     lam = np.concatenate([res.normal, res.tangent.ravel()])
@@ -266,11 +252,11 @@ def _post_stabilize(scene: Scene, q, contacts: Contacts, p: ContactParams):
     HiJT = np.linalg.solve(scene.mass_matrix(q), Jn.T)
     W = Jn @ HiJT
     W[np.diag_indices_from(W)] += 1e-12 * max(1.0, np.trace(W))  # keeps zero rows solvable
-    res = pgs(W, near.gap, tol=1e-10, max_iter=1000)
+    res = _pgs(W, near.gap, tol=1e-10, max_iter=1000)
     if not res.converged:
         # redundant contacts make W nearly singular: ask for the accuracy that matters, gaps
         # to within event_tol
-        res = lemke(W, near.gap, tol=p.event_tol).check()
+        res = _lemke(W, near.gap, tol=p.event_tol).check()
     mu = res.z
     return scene.integrate(q, HiJT @ mu, 1.0)
 
@@ -314,21 +300,18 @@ def _step(scene: Scene, q, v, h: float, p: ContactParams, tau, start: Contacts |
     return q1, v1, StepInfo(taken, current, res, collision, event, penetration, end, fallbacks)
 
 
-def _params(params) -> ContactParams:
+def _params(params, scene: Scene) -> ContactParams:
+    """``params`` (default ``ContactParams()``), with its cone checked for the scene's contacts."""
     if params is None:
-        return ContactParams()
+        params = ContactParams()
     if not isinstance(params, ContactParams):
         raise ValueError(f"params must be a ContactParams, got {type(params).__name__}")
+    _impulse_options(params.friction, params.k, scene.tangent_dim, params.tol)  # e.g. k = 2 in 3D
     return params
 
 
 def _tau(scene: Scene, tau) -> np.ndarray:
-    if tau is None:
-        return np.zeros(scene.nv)
-    tau = np.asarray(tau, dtype=float)
-    if tau.shape != (scene.nv,) or not np.all(np.isfinite(tau)):
-        raise ValueError(f"tau must be a finite vector of shape ({scene.nv},), got {tau.shape}")
-    return tau
+    return np.zeros(scene.nv) if tau is None else vector(tau, "tau", scene.nv)
 
 
 def step(scene: Scene, q, v, h: float, params: ContactParams | None = None, tau=None):
@@ -361,7 +344,7 @@ def step(scene: Scene, q, v, h: float, params: ContactParams | None = None, tau=
         If a contact problem has no solution the solver can find.
     """
     q, v = scene.check_state(q, v)
-    return _step(scene, q, v, positive_scalar(h, "h"), _params(params), _tau(scene, tau))
+    return _step(scene, q, v, positive_scalar(h, "h"), _params(params, scene), _tau(scene, tau))
 
 
 @dataclass
@@ -476,7 +459,7 @@ def simulate(
         If a contact problem cannot be solved.
     """
     q, v = scene.check_state(q0, v0)
-    p, tau = _params(params), _tau(scene, tau)
+    p, tau = _params(params, scene), _tau(scene, tau)
     duration, h = positive_scalar(duration, "duration"), positive_scalar(h, "h")
 
     end = [None]  # the contacts at the end of a step start the next one

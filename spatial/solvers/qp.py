@@ -12,6 +12,10 @@ same problem written with ``f = -c`` and ``N = A``, ``n = b``:
 
 In contact dynamics ``M`` is the mass matrix, ``x`` the new velocity, ``Gᵀλ`` the bilateral
 (joint) impulse and ``Nᵀz`` the contact impulse (Sueda §1.11 eq. 1.80 as a QP).
+
+The public functions check their arguments once and call private kernels that trust them
+(``_qp_kkt_lcp``, ``_mixed_lcp_to_lcp``, ``_solve_mixed_lcp``); ``_lcp_options`` checks the options
+of an LCP solver named by a string, once, and ``_lcp_kernel`` runs that solver's kernel.
 """
 
 from __future__ import annotations
@@ -21,8 +25,17 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve, get_lapack_funcs, lu_solve
 
-from ._input import matrix, square_matrix, vector
-from .lcp import Checkable, LCPResult, lemke, pgs, principal_pivoting
+from .._validate import matrix, positive_diagonal, square_matrix, vector
+from .lcp import (
+    Checkable,
+    LCPResult,
+    _lemke,
+    _lemke_options,
+    _matrix_columns,
+    _pivoting_options,
+    _principal_pivoting,
+)
+from .pgs import _pgs, _pgs_options
 
 __all__ = [
     "MixedLCPResult",
@@ -35,7 +48,31 @@ __all__ = [
     "solve_qp",
 ]
 
-_SOLVERS = {"lemke": lemke, "principal_pivoting": principal_pivoting, "pgs": pgs}
+_METHODS = ("lemke", "pgs", "principal_pivoting")
+
+
+def _lcp_options(method: str, n: int, options: dict, *, bounded: bool = False) -> dict:
+    """Check ``options`` of the LCP solver ``method`` for problems of size ``n``.
+
+    ``method`` is one of ``_METHODS``; ``options`` those of :func:`~spatial.solvers.lemke`,
+    :func:`~spatial.solvers.pgs` or :func:`~spatial.solvers.principal_pivoting` (an unknown one
+    raises ``TypeError``); ``bounded`` says the problem has bounds (Lemke then refuses a covering
+    vector).  Returns the keyword arguments of :func:`_lcp_kernel`.
+    """
+    if method == "lemke":
+        return _lemke_options(n, bounded, **options)
+    if method == "pgs":
+        return _pgs_options(n, **options)
+    return _pivoting_options(n, **options)
+
+
+def _lcp_kernel(method: str, M, q, lo=None, hi=None, **options) -> LCPResult:
+    """Run the kernel of LCP solver ``method`` on checked input and ``_lcp_options`` output."""
+    if method == "lemke":
+        return _lemke(M, q, lo, hi, **options)
+    if method == "pgs":
+        return _pgs(M, q, lo, hi, **options)
+    return _principal_pivoting(q, _matrix_columns(M), **options)
 
 
 def _cholesky(H: np.ndarray, name: str):
@@ -159,10 +196,14 @@ def qp_kkt_lcp(H, c, A=None, b=None) -> tuple[np.ndarray, np.ndarray]:
     ValueError
         For inconsistent shapes, non-finite entries, or a non-symmetric ``H``.
     """
-    H = square_matrix(H, "H")
-    A = np.zeros((0, H.shape[0])) if A is None else A
+    nx = np.shape(H)[-1] if np.ndim(H) else 0
+    A = np.zeros((0, nx)) if A is None else A
     b = np.zeros(np.shape(A)[0]) if b is None else b
-    H, c, A, b = _qp_inputs(H, c, A, b)
+    return _qp_kkt_lcp(*_qp_inputs(H, c, A, b))
+
+
+def _qp_kkt_lcp(H, c, A, b) -> tuple[np.ndarray, np.ndarray]:
+    """Kernel of :func:`qp_kkt_lcp` on checked input (``A``, ``b`` given)."""
     m = A.shape[0]
     return np.block([[H, -A.T], [A, np.zeros((m, m))]]), np.concatenate([c, -b])
 
@@ -202,8 +243,16 @@ class ReducedLCP:
         return self._N @ self._solve(self._lift(e))[: self._N.shape[1]]
 
     def recover(self, z) -> tuple[np.ndarray, np.ndarray]:
-        """Back-substitute ``(x, λ) = A⁻¹ (b + N̄ᵀ z)`` for the LCP solution ``z``."""
-        z = vector(z, "z", self._N.shape[0])
+        """Back-substitute ``(x, λ) = A⁻¹ (b + N̄ᵀ z)`` for the LCP solution ``z``.
+
+        Raises
+        ------
+        ValueError
+            If ``z`` is not a finite vector with one entry per unilateral constraint.
+        """
+        return self._recover(vector(z, "z", self._N.shape[0]))
+
+    def _recover(self, z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         y = self._solve(self._b + self._lift(z))
         nx = self._N.shape[1]
         return y[:nx], y[nx:]
@@ -230,14 +279,22 @@ def _factor_kkt(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _mixed_inputs(M, G, N, f, g, n):
     M = square_matrix(M, "M")
     nx = M.shape[0]
-    G = np.zeros((0, nx)) if G is None else matrix(G, "G", cols=nx)
+    G, g = _equality_inputs(G, g, nx)
     N = matrix(N, "N", cols=nx)
-    if G.ndim != 2 or N.ndim != 2:
+    if N.ndim != 2:
         raise ValueError("G and N must be 2-D matrices")
     f = vector(f, "f", nx)
-    g = np.zeros(G.shape[0]) if g is None else vector(g, "g", G.shape[0])
     n = vector(n, "n", N.shape[0])
     return M, G, N, f, g, n
+
+
+def _equality_inputs(G, g, nx: int) -> tuple[np.ndarray, np.ndarray]:
+    """Check the bilateral constraints ``G x = g`` (None: none; ``g`` None: zeros)."""
+    G = np.zeros((0, nx)) if G is None else matrix(G, "G", cols=nx)
+    if G.ndim != 2:
+        raise ValueError("G and N must be 2-D matrices")
+    g = np.zeros(G.shape[0]) if g is None else vector(g, "g", G.shape[0])
+    return G, g
 
 
 def mixed_lcp_to_lcp(M, G, N, f, g, n, *, dense: bool = True) -> ReducedLCP:
@@ -250,7 +307,7 @@ def mixed_lcp_to_lcp(M, G, N, f, g, n, *, dense: bool = True) -> ReducedLCP:
         w = N̄ A⁻¹ N̄ᵀ z + (N̄ A⁻¹ b - n),    0 <= z ⟂ w >= 0,
 
     a plain LCP whose matrix equals ``N M⁻¹ P_f Nᵀ`` (symmetric positive semidefinite for
-    positive definite ``M``; :func:`~spatial.contact.force_projection`).  ``A`` is factored once;
+    positive definite ``M``; :func:`~spatial.solvers.force_projection`).  ``A`` is factored once;
     the vector ``q`` costs one solve and each column of the LCP matrix one more, so the matrix
     can be formed on demand (ArtiSynth §0.8; pass ``reduced.column`` to
     :func:`principal_pivoting`).
@@ -283,7 +340,11 @@ def mixed_lcp_to_lcp(M, G, N, f, g, n, *, dense: bool = True) -> ReducedLCP:
         For inconsistent shapes, non-finite entries, or a singular KKT matrix (``G`` without
         full row rank, or ``M`` not positive definite on the null space of ``G``).
     """
-    M, G, N, f, g, n = _mixed_inputs(M, G, N, f, g, n)
+    return _mixed_lcp_to_lcp(*_mixed_inputs(M, G, N, f, g, n), dense=dense)
+
+
+def _mixed_lcp_to_lcp(M, G, N, f, g, n, *, dense: bool = True) -> ReducedLCP:
+    """Kernel of :func:`mixed_lcp_to_lcp` on checked input (``G``, ``g`` given, maybe empty)."""
     nx, m = M.shape[0], G.shape[0]
     lu = _factor_kkt(np.block([[M, -G.T], [G, np.zeros((m, m))]]))
     b = np.concatenate([f, g])
@@ -350,18 +411,33 @@ def solve_mixed_lcp(
         As for :func:`mixed_lcp_to_lcp`, for an unknown ``method``, or ``on_demand`` with a
         method other than principal pivoting.
     """
-    if method not in _SOLVERS:
-        raise ValueError(f"method must be one of {sorted(_SOLVERS)}, got {method!r}")
+    _check_method(method, on_demand)
+    M, G, N, f, g, n = _mixed_inputs(M, G, N, f, g, n)
+    return _solve_mixed_lcp(M, G, N, f, g, n, method, on_demand, options)
+
+
+def _check_method(method: str, on_demand: bool) -> None:
+    if method not in _METHODS:
+        raise ValueError(f"method must be one of {sorted(_METHODS)}, got {method!r}")
     if on_demand and method != "principal_pivoting":
         raise ValueError("on_demand=True needs method='principal_pivoting'")
-    reduced = mixed_lcp_to_lcp(M, G, N, f, g, n, dense=not on_demand)
+
+
+def _solve_mixed_lcp(M, G, N, f, g, n, method, on_demand, options) -> MixedLCPResult:
+    """Kernel of :func:`solve_mixed_lcp`: matrices checked, ``method`` known, ``options`` not yet
+    (they are checked here, once, for the size of the reduced LCP)."""
     if on_demand:
-        lcp = principal_pivoting(q=reduced.q, column=reduced.column, **options)
+        opts = _pivoting_options(N.shape[0], **options)
+        reduced = _mixed_lcp_to_lcp(M, G, N, f, g, n, dense=False)
+        lcp = _principal_pivoting(reduced.q, reduced.column, **opts)
     else:
-        lcp = _SOLVERS[method](reduced.M, reduced.q, **options)
-    x, lam = reduced.recover(lcp.z)
-    w = np.asarray(N, dtype=float) @ x - np.asarray(n, dtype=float)
-    return MixedLCPResult(x, lam, lcp.z, w, lcp.converged, lcp.message, lcp)
+        opts = _lcp_options(method, N.shape[0], options)
+        reduced = _mixed_lcp_to_lcp(M, G, N, f, g, n)
+        if method == "pgs":  # a constraint row that the impulses cannot move
+            positive_diagonal(reduced.M, "N M^-1 N^T", "projected Gauss-Seidel")
+        lcp = _lcp_kernel(method, reduced.M, reduced.q, **opts)
+    x, lam = reduced._recover(lcp.z)
+    return MixedLCPResult(x, lam, lcp.z, N @ x - n, lcp.converged, lcp.message, lcp)
 
 
 def solve_qp(H, c, A, b, G=None, g=None, *, method: str = "lemke", **options) -> MixedLCPResult:
@@ -402,6 +478,9 @@ def solve_qp(H, c, A, b, G=None, g=None, *, method: str = "lemke", **options) ->
     ValueError
         As for :func:`mixed_lcp_to_lcp`.
     """
+    on_demand = options.pop("on_demand", False)
+    _check_method(method, on_demand)
     H, c, A, b = _qp_inputs(H, c, A, b)
     _cholesky(H, "H")
-    return solve_mixed_lcp(H, G, A, -c, g, b, method=method, **options)
+    G, g = _equality_inputs(G, g, H.shape[0])
+    return _solve_mixed_lcp(H, G, A, -c, g, b, method, on_demand, options)

@@ -1,9 +1,9 @@
-"""Tests of spatial.contact.kkt: KKT solve, P_f and P_v (ArtiSynth §0.5–0.6), Gauss–Seidel."""
+"""Tests of spatial.solvers.kkt: KKT solve, P_f and P_v (ArtiSynth §0.5–0.6), Gauss–Seidel."""
 
 import numpy as np
 import pytest
 
-from spatial.contact import (
+from spatial.solvers import (
     delassus,
     force_projection,
     kkt_gauss_seidel,

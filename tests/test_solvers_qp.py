@@ -1,4 +1,4 @@
-"""Tests of spatial.contact.qp: QP <-> LCP (ArtiSynth §0.3) and mixed LCP -> LCP (§0.7, §0.8)."""
+"""Tests of spatial.solvers.qp: QP <-> LCP (ArtiSynth §0.3) and mixed LCP -> LCP (§0.7, §0.8)."""
 
 import itertools
 import warnings
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from spatial.contact import (
+from spatial.solvers import (
     LCPError,
     force_projection,
     lemke,

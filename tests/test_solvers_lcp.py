@@ -1,9 +1,9 @@
-"""Tests of spatial.contact.lcp: Lemke, principal pivoting (on-demand columns) and PGS."""
+"""Tests of spatial.solvers.lcp and .pgs: Lemke, principal pivoting (on-demand columns), PGS."""
 
 import numpy as np
 import pytest
 
-from spatial.contact import (
+from spatial.solvers import (
     LCPError,
     complementarity_error,
     lemke,

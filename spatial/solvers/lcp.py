@@ -1,4 +1,4 @@
-"""Linear complementarity problems: Lemke, principal pivoting (with on-demand columns) and PGS.
+"""Linear complementarity problems and the pivoting methods: Lemke and principal pivoting.
 
 The LCP (Featherstone eq. 11.42, ArtiSynth §0.3) asks, for ``M`` (n×n) and ``q`` (n,), for ``z``
 with
@@ -19,6 +19,12 @@ Accuracy is measured by :func:`complementarity_error`, the *natural residual*
 It is zero exactly at a solution and catches both infeasibility (a negative ``z_i`` or ``w_i``)
 and missing complementarity (both positive).  Solvers accept a result when the error is at most
 ``tol * max(1, max|q|)``.
+
+Each public solver checks its arguments and then runs a private kernel (``_lemke``,
+``_principal_pivoting``) that trusts them; the friction models, the QP reductions and the contact
+steppers call the kernels with matrices they have already checked or built, and with options
+checked once by ``_lemke_options`` or ``_pivoting_options``.  Projected Gauss–Seidel, the
+iterative alternative, is in :mod:`~spatial.solvers.pgs`.
 """
 
 from __future__ import annotations
@@ -28,17 +34,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._input import box_bounds, iteration_limit, square_matrix, tolerance, vector
+from .._validate import box_bounds, iteration_limit, square_matrix, tolerance, vector
 
 __all__ = [
+    "Checkable",
     "LCPError",
     "LCPResult",
     "PivotStep",
     "complementarity_error",
     "lemke",
     "principal_pivoting",
-    "pgs",
-    "pgs_sweep",
 ]
 
 
@@ -204,6 +209,8 @@ def _lexmin_row(T: np.ndarray, denom: np.ndarray, rows: np.ndarray, prefer: int 
 def _lemke_lcp(M, q, d, tol, max_iter, trace):
     """Lemke's method on ``w - M z - d z0 = q`` with a dense tableau (see :func:`lemke`)."""
     n = q.shape[0]
+    d = np.ones(n) if d is None else d
+    max_iter = iteration_limit(max_iter, n)  # None: the default for this size
     lo, hi = np.zeros(n), np.full(n, np.inf)
     if n == 0 or q.min() >= 0:
         return _result(M, q, np.zeros(n), lo, hi, 0, True, "q >= 0: z = 0 solves", "lemke", tol)
@@ -324,24 +331,43 @@ def lemke(
     M = square_matrix(M, "M")
     n = M.shape[0]
     q = vector(q, "q", n)
-    tol = tolerance(tol)
     bounded = lo is not None or hi is not None
-    lo, hi = box_bounds(lo, hi, n)
-    if not bounded:
-        if d is None:
-            d = np.ones(n)
+    options = _lemke_options(n, bounded, d=d, tol=tol, max_iter=max_iter, trace=trace)
+    if bounded:
+        lo, hi = box_bounds(lo, hi, n)
+        free = np.isinf(lo) & np.isinf(hi)
+        if np.any(free):
+            raise ValueError(
+                f"variable {int(np.argmax(free))} has no finite bound; eliminate free variables "
+                "with mixed_lcp_to_lcp or use pgs"
+            )
+    return _lemke(M, q, lo, hi, **options)
+
+
+def _lemke_options(
+    n: int, bounded: bool, *, d=None, tol: float = 1e-9, max_iter=None, trace: bool = False
+) -> dict:
+    """Check the options of :func:`lemke` for an LCP of size ``n``; keyword arguments of
+    :func:`_lemke` (``max_iter`` None: the size-dependent default)."""
+    if d is not None:
+        if bounded:
+            raise ValueError("a covering vector d is only supported for the plain LCP (no bounds)")
         d = vector(d, "d", n)
         if np.any(d <= 0):
             raise ValueError("covering vector d must have all entries > 0")
-        return _lemke_lcp(M, q, d, tol, iteration_limit(max_iter, n), trace)
-    if d is not None:
-        raise ValueError("a covering vector d is only supported for the plain LCP (no bounds)")
-    free = np.isinf(lo) & np.isinf(hi)
-    if np.any(free):
-        raise ValueError(
-            f"variable {int(np.argmax(free))} has no finite bound; eliminate free variables "
-            "with mixed_lcp_to_lcp or use pgs"
-        )
+    if max_iter is not None:
+        max_iter = iteration_limit(max_iter, n)
+    return dict(d=d, tol=tolerance(tol), max_iter=max_iter, trace=bool(trace))
+
+
+def _lemke(M, q, lo=None, hi=None, *, d=None, tol=1e-9, max_iter=None, trace=False) -> LCPResult:
+    """Kernel of :func:`lemke` on checked input: ``lo``, ``hi`` both None (the plain LCP) or
+    bounds from ``box_bounds`` with a finite bound on every variable."""
+    if lo is None and hi is None:
+        return _lemke_lcp(M, q, d, tol, max_iter, trace)
+    n = q.shape[0]
+    lo = np.zeros(n) if lo is None else lo
+    hi = np.full(n, np.inf) if hi is None else hi
     s = np.where(np.isinf(lo), -1.0, 1.0)  # flip variables that only have an upper bound
     Ms, qs = s[:, None] * M * s[None, :], s * q
     los, his = np.where(s > 0, lo, -hi), np.where(s > 0, hi, -lo)
@@ -349,8 +375,7 @@ def lemke(
     P = np.eye(n)[:, upper]
     M2 = np.block([[Ms, P], [-P.T, np.zeros((upper.size, upper.size))]])
     q2 = np.concatenate([qs + Ms @ los, (his - los)[upper]])
-    n2 = n + upper.size
-    big = _lemke_lcp(M2, q2, np.ones(n2), tol, iteration_limit(max_iter, n2), trace)
+    big = _lemke_lcp(M2, q2, None, tol, max_iter, trace)
     z = s * (los + big.z[:n])
     ok, message = big.converged, big.message
     return _result(M, q, z, lo, hi, big.iterations, ok, message, "lemke", tol, trace=big.trace)
@@ -427,23 +452,44 @@ def principal_pivoting(
     if M is not None:
         M = square_matrix(M, "M")
         q = vector(q, "q", M.shape[0])
-
-        def column(j: int) -> np.ndarray:
-            return M[:, j]
-
+        column = _matrix_columns(M)
     else:
         q = vector(q, "q")
+        column = _checked_columns(column, q.shape[0])
+    return _principal_pivoting(q, column, **_pivoting_options(q.shape[0], tol, max_iter, trace))
+
+
+def _matrix_columns(M: np.ndarray) -> Callable[[int], np.ndarray]:
+    """``column(j)`` of a matrix that is already at hand."""
+    return lambda j: M[:, j]
+
+
+def _checked_columns(column: Callable, n: int) -> Callable[[int], np.ndarray]:
+    """Wrap a user's ``column(j)`` so that each column it returns is checked when formed."""
+
+    def checked(j: int) -> np.ndarray:
+        c = np.asarray(column(j), dtype=float)
+        if c.shape != (n,) or not np.all(np.isfinite(c)):
+            raise ValueError(f"column({j}) must return a finite vector of length {n}")
+        return c
+
+    return checked
+
+
+def _pivoting_options(n: int, tol: float = 1e-9, max_iter=None, trace: bool = False) -> dict:
+    """Check the options of :func:`principal_pivoting`; keyword arguments of the kernel."""
+    return dict(tol=tolerance(tol), max_iter=iteration_limit(max_iter, n), trace=bool(trace))
+
+
+def _principal_pivoting(q, column, *, tol, max_iter, trace) -> LCPResult:
+    """Kernel of :func:`principal_pivoting`: ``q`` checked, ``column(j)`` trusted."""
     n = q.shape[0]
-    tol = tolerance(tol)
-    max_iter = iteration_limit(max_iter, n)
     cols: dict[int, np.ndarray] = {}
     scale = [max(1.0, float(np.max(np.abs(q), initial=0.0)))]
 
     def col(j: int) -> np.ndarray:
         if j not in cols:
-            c = np.asarray(column(j), dtype=float)
-            if c.shape != (n,) or not np.all(np.isfinite(c)):
-                raise ValueError(f"column({j}) must return a finite vector of length {n}")
+            c = column(j)
             cols[j] = c
             scale[0] = max(scale[0], float(np.abs(c).max(initial=0.0)))
         return cols[j]
@@ -533,130 +579,3 @@ def principal_pivoting(
         ok = False
         message += f", but the complementarity error {err:.3g} exceeds {limit:.3g}"
     return LCPResult(z, w, it, ok, err, message, "principal_pivoting", len(cols), trace=steps)
-
-
-# ----------------------------------------------------------------------------------------------
-# Projected Gauss–Seidel
-# ----------------------------------------------------------------------------------------------
-
-
-def _pgs_sweep(M, q, z, lo, hi, omega):
-    z = z.copy()
-    for i in range(z.shape[0]):
-        w_i = M[i] @ z + q[i]
-        z[i] = min(max(z[i] - omega * w_i / M[i, i], lo[i]), hi[i])
-    return z
-
-
-def pgs_sweep(M, q, z, lo=None, hi=None, omega: float = 1.0) -> np.ndarray:
-    """One sweep of projected Gauss–Seidel on a (box) LCP.
-
-    For ``i = 1..n`` in order, using the ``z_j`` already updated in this sweep for ``j < i``
-    (ArtiSynth eq. 0.17), solve row ``i`` for ``z_i``, relax by ``omega`` and clip to the box:
-
-        z_i ← mid(lo_i, z_i - omega (M_i z + q_i) / M_ii, hi_i).
-
-    Parameters
-    ----------
-    M : array_like, shape (n, n)
-        LCP matrix with positive diagonal.
-    q : array_like, shape (n,)
-        LCP vector.
-    z : array_like, shape (n,)
-        Current iterate (not modified).
-    lo, hi : array_like, optional
-        Box bounds (default ``0`` and ``+inf``).
-    omega : float
-        Relaxation factor in (0, 2); 1 is plain PGS.
-
-    Returns
-    -------
-    numpy.ndarray, shape (n,)
-        The new iterate.
-
-    Raises
-    ------
-    ValueError
-        For bad shapes or values, a non-positive diagonal, or ``omega`` outside (0, 2).
-    """
-    M, q, lo, hi, omega = _pgs_inputs(M, q, lo, hi, omega)
-    return _pgs_sweep(M, q, vector(z, "z", q.shape[0]), lo, hi, omega)
-
-
-def _pgs_inputs(M, q, lo, hi, omega):
-    M = square_matrix(M, "M")
-    n = M.shape[0]
-    q = vector(q, "q", n)
-    if np.any(np.diag(M) <= 0):
-        raise ValueError("projected Gauss-Seidel needs a positive diagonal: M[i, i] > 0 for all i")
-    if not 0 < omega < 2:
-        raise ValueError(f"relaxation factor omega must be in (0, 2), got {omega!r}")
-    lo, hi = box_bounds(lo, hi, n)
-    return M, q, lo, hi, float(omega)
-
-
-def pgs(
-    M,
-    q,
-    *,
-    lo=None,
-    hi=None,
-    omega: float = 1.0,
-    tol: float = 1e-8,
-    max_iter: int = 1000,
-    z0=None,
-) -> LCPResult:
-    """Solve a (box) LCP by projected Gauss–Seidel with relaxation (ArtiSynth §0.15).
-
-    Repeats :func:`pgs_sweep` until the complementarity error is at most
-    ``tol * max(1, max|q|)``.  For symmetric positive definite ``M`` and ``0 < omega < 2``
-    every sweep lowers the QP objective ``½ zᵀMz + qᵀz`` (each step minimizes it exactly along
-    one coordinate within the box), and the iterates converge to the unique solution; for a
-    symmetric positive semidefinite ``M`` with a solvable LCP they converge too, more slowly.
-    Convergence is linear, fast for diagonally dominant ``M``.
-
-    Parameters
-    ----------
-    M : array_like, shape (n, n)
-        LCP matrix with positive diagonal.
-    q : array_like, shape (n,)
-        LCP vector.
-    lo, hi : array_like, optional
-        Box bounds (default ``0`` and ``+inf``: the plain LCP).
-    omega : float
-        Relaxation factor in (0, 2).
-    tol : float
-        Relative tolerance on the complementarity error.
-    max_iter : int
-        Maximum number of sweeps.
-    z0 : array_like, shape (n,), optional
-        Starting point (warm start), default ``clip(0, lo, hi)``.
-
-    Returns
-    -------
-    LCPResult
-        ``iterations`` = sweeps, ``residuals`` = error after each sweep.
-
-    Raises
-    ------
-    ValueError
-        For bad shapes or values, a non-positive diagonal, ``omega`` outside (0, 2), or a bad
-        ``tol``/``max_iter``.
-    """
-    M, q, lo, hi, omega = _pgs_inputs(M, q, lo, hi, omega)
-    n = q.shape[0]
-    tol = tolerance(tol)
-    max_iter = iteration_limit(max_iter, n)
-    z = np.clip(np.zeros(n) if z0 is None else vector(z0, "z0", n), lo, hi)
-    limit = tol * max(1.0, float(np.max(np.abs(q), initial=0.0)))
-    residuals = []
-    err = _natural_residual(z, M @ z + q, lo, hi)
-    while err > limit and len(residuals) < max_iter:
-        z = _pgs_sweep(M, q, z, lo, hi, omega)
-        err = _natural_residual(z, M @ z + q, lo, hi)
-        residuals.append(err)
-    sweeps = len(residuals)
-    ok = err <= limit
-    message = f"converged after {sweeps} sweeps" if ok else f"not converged after {sweeps} sweeps"
-    residuals = np.array(residuals)
-    return _result(M, q, z, lo, hi, sweeps, ok, message, "pgs", tol, residuals=residuals)

@@ -1,11 +1,12 @@
-"""Tests of spatial.contact.friction: box, polyhedral, pyramid-QP and Gauss–Seidel friction."""
+"""Tests of spatial.solvers.friction and .disc: box, polyhedral, pyramid QP, Gauss–Seidel."""
 
 import numpy as np
 import pytest
 
-from spatial.contact import (
+from spatial.solvers import (
     box_friction,
     delassus,
+    disc_qp,
     friction_cone_violation,
     friction_E,
     gauss_seidel_friction,
@@ -14,7 +15,6 @@ from spatial.contact import (
     polyhedral_friction,
     pyramid_friction,
 )
-from spatial.contact.friction import disc_qp
 
 MASS, APPROACH, MU = 2.0, 1.0, 0.5  # point mass, normal speed into the ground, friction coeff.
 THETA = MASS * APPROACH  # normal impulse that stops the approach (frictionless, by hand)

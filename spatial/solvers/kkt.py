@@ -8,6 +8,9 @@ force) ``+Gᵀλ``, so the KKT system is
 Sueda eq. 1.73 writes ``+Gᵀ`` in the matrix: his ``λ`` is minus ours.  Every function except
 :func:`kkt_gauss_seidel` accepts leading batch dimensions (``M`` of shape ``(..., n, n)``,
 ``G`` of shape ``(..., m, n)``) and broadcasts them.
+
+The public functions check their arguments once and call private kernels (``_solve_kkt``,
+``_velocity_projection``, ``_delassus``, ``_kkt_gauss_seidel``) that trust them.
 """
 
 from __future__ import annotations
@@ -18,7 +21,16 @@ import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
 
 from .._batched import T as _T
-from ._input import as_array, box_bounds, iteration_limit, matrix, square_matrix, tolerance, vector
+from .._validate import (
+    as_array,
+    box_bounds,
+    iteration_limit,
+    matrix,
+    relaxation_factor,
+    square_matrix,
+    tolerance,
+    vector,
+)
 from .lcp import Checkable, _natural_residual
 
 __all__ = [
@@ -112,10 +124,15 @@ def solve_kkt(M, G, b, g=None) -> tuple[np.ndarray, np.ndarray]:
     """
     M, G = _inputs(M, G)
     n, m = M.shape[-1], G.shape[-2]
-    b = as_array(b, "b", (n,))[..., None]
-    g = np.zeros((m, 1)) if g is None else as_array(g, "g", (m,))[..., None]
-    MiGT, Mib = _Minv(M, _T(G)), _Minv(M, b)
-    lam = _schur_inv(G, MiGT, g - G @ Mib)
+    b = as_array(b, "b", (n,))
+    g = np.zeros(m) if g is None else as_array(g, "g", (m,))
+    return _solve_kkt(M, G, b, g)
+
+
+def _solve_kkt(M, G, b, g) -> tuple[np.ndarray, np.ndarray]:
+    """Kernel of :func:`solve_kkt` on checked input (``g`` given)."""
+    MiGT, Mib = _Minv(M, _T(G)), _Minv(M, b[..., None])
+    lam = _schur_inv(G, MiGT, g[..., None] - G @ Mib)
     return (Mib + MiGT @ lam)[..., 0], lam[..., 0]
 
 
@@ -142,7 +159,7 @@ def force_projection(M, G) -> np.ndarray:
     ValueError
         For bad shapes or non-finite entries, a singular ``M``, or ``G`` without full row rank.
     """
-    return _T(velocity_projection(M, G))
+    return _T(_velocity_projection(*_inputs(M, G)))
 
 
 def velocity_projection(M, G) -> np.ndarray:
@@ -169,7 +186,11 @@ def velocity_projection(M, G) -> np.ndarray:
     ValueError
         For bad shapes or non-finite entries, a singular ``M``, or ``G`` without full row rank.
     """
-    M, G = _inputs(M, G)
+    return _velocity_projection(*_inputs(M, G))
+
+
+def _velocity_projection(M, G) -> np.ndarray:
+    """Kernel of :func:`velocity_projection` (and, transposed, :func:`force_projection`)."""
     MiGT = _Minv(M, _T(G))
     return np.eye(M.shape[-1]) - MiGT @ _schur_inv(G, MiGT, G)
 
@@ -196,7 +217,11 @@ def delassus(M, J) -> np.ndarray:
     ValueError
         For bad shapes or non-finite entries, or a singular ``M``.
     """
-    M, J = _inputs(M, J)
+    return _delassus(*_inputs(M, J))
+
+
+def _delassus(M, J) -> np.ndarray:
+    """Kernel of :func:`delassus`: ``J M⁻¹ Jᵀ`` of checked matrices."""
     return J @ _Minv(M, _T(J))
 
 
@@ -253,7 +278,7 @@ def kkt_gauss_seidel(
     so ``v`` always holds the velocity produced by the impulses so far and the full Delassus
     matrix is never formed.  With bounds ``lo <= λ <= hi`` each update is clipped, which turns
     the iteration into projected Gauss–Seidel for unilateral (``lo = 0``) or box-bounded rows;
-    sweep for sweep it is :func:`~spatial.contact.pgs` on the Delassus matrix.
+    sweep for sweep it is :func:`~spatial.solvers.pgs` on the Delassus matrix.
 
     Parameters
     ----------
@@ -295,9 +320,8 @@ def kkt_gauss_seidel(
     v0 = vector(v0, "v0", n)
     c = np.zeros(m) if c is None else vector(c, "c", m)
     lo, hi = box_bounds(-np.inf if lo is None else lo, hi, m)
-    if not 0 < omega < 2:
-        raise ValueError(f"relaxation factor omega must be in (0, 2), got {omega!r}")
-    tol, max_iter = tolerance(tol), iteration_limit(max_iter, m)
+    omega, tol, max_iter = relaxation_factor(omega), tolerance(tol), iteration_limit(max_iter, m)
+    lam0 = np.zeros(m) if lam0 is None else vector(lam0, "lam0", m)
     try:
         MiNT = cho_solve(cho_factor(M), N.T)
     except LinAlgError:
@@ -305,7 +329,13 @@ def kkt_gauss_seidel(
     d = np.einsum("ij,ji->i", N, MiNT)  # N_i M^-1 N_i^T
     if np.any(d <= 0):
         raise ValueError(f"row {int(np.argmin(d))} of N is zero")
-    lam = np.clip(np.zeros(m) if lam0 is None else vector(lam0, "lam0", m), lo, hi)
+    return _kkt_gauss_seidel(N, MiNT, d, v0, c, lo, hi, omega, tol, max_iter, lam0)
+
+
+def _kkt_gauss_seidel(N, MiNT, d, v0, c, lo, hi, omega, tol, max_iter, lam0) -> GaussSeidelResult:
+    """Kernel of :func:`kkt_gauss_seidel`, given ``M⁻¹Nᵀ`` and its diagonal ``d_i > 0``."""
+    m = N.shape[0]
+    lam = np.clip(lam0, lo, hi)
     v = v0 + MiNT @ lam
     limit = tol * max(1.0, float(np.max(np.abs(c - N @ v0), initial=0.0)))
     residuals = []

@@ -5,14 +5,15 @@ Every solver here works in *contact space*.  With ``nc`` contacts, each with a n
 as ``J = [N; T]``: first the ``nc`` normal rows, then the tangent rows contact by contact
 (contact ``i`` owns rows ``nc + i·tangent_dim + k``).  The inputs are
 
-* the Delassus matrix ``W = J M⁻¹ Jᵀ`` (:func:`~spatial.contact.delassus`), and
+* the Delassus matrix ``W = J M⁻¹ Jᵀ`` (:func:`~spatial.solvers.delassus`), and
 * the free contact velocity ``u = J v_free``, the contact velocities the bodies would have
   without contact impulses (``v_free = M⁻¹ f̃`` in Sueda's notation),
 
 and the contact impulses ``λ = [λ_n; λ_t]`` act through ``Jᵀλ``, so the contact velocities after
 the step are ``u + W λ``.  The normal rows obey ``0 <= λ_n ⟂ v_n - bias >= 0``; ``bias`` is 0 for
 rigid contact and ``-γ φ`` for velocity-level Baumgarte stabilization of penetrations ``φ < 0``
-(Sueda eq. 1.82).  Contact geometry and kinematic trees come elsewhere.
+(Sueda eq. 1.82).  Contact geometry and kinematic trees come elsewhere; the one piece of
+geometry here is :func:`tangent_basis`, the tangent directions of a contact's friction cone.
 
 The friction models differ in the set the tangential impulse must stay in (for normal impulse
 ``λ_n`` and coefficient ``μ``):
@@ -23,7 +24,11 @@ The friction models differ in the set the tangential impulse must stay in (for n
   Anitescu–Stewart LCP, solved by Lemke;
 * :func:`pyramid_friction` — the same polygon (``k = 4``: a pyramid) in Sueda's single convex QP;
 * :func:`gauss_seidel_friction` — the box, or the disc ``|λ_t| <= μ λ_n``, contact by contact;
-  each disc sub-problem is solved exactly by :func:`disc_qp`.
+  each disc sub-problem is solved exactly by :func:`~spatial.solvers.disc_qp`.
+
+Each model checks its arguments once and runs a private kernel (``_box_friction``,
+``_polyhedral_friction``, ``_pyramid_friction``, ``_gauss_seidel_friction``), which
+:func:`~spatial.solvers.solve_impulses` and the contact steppers call with checked matrices.
 """
 
 from __future__ import annotations
@@ -33,20 +38,30 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import block_diag
 
-from ._input import friction_coefficients, iteration_limit, square_matrix, tolerance, vector
-from .lcp import Checkable, LCPResult, lemke, pgs
-from .qp import qp_kkt_lcp
+from .._validate import (
+    friction_coefficients,
+    iteration_limit,
+    positive_diagonal,
+    relaxation_factor,
+    square_matrix,
+    tolerance,
+    unit_vectors,
+    vector,
+)
+from .disc import _disc_qp
+from .lcp import Checkable, LCPResult, _lemke, _lemke_options
+from .qp import _lcp_kernel, _lcp_options, _qp_kkt_lcp
 
 __all__ = [
     "FrictionResult",
     "box_friction",
-    "disc_qp",
     "friction_E",
     "friction_cone_violation",
     "gauss_seidel_friction",
     "polyhedral_directions",
     "polyhedral_friction",
     "pyramid_friction",
+    "tangent_basis",
 ]
 
 
@@ -85,9 +100,40 @@ class FrictionResult(Checkable):
     residuals: np.ndarray | None = None
 
 
-def _contact_inputs(W, u, mu, tangent_dim, bias):
-    if tangent_dim not in (1, 2):
-        raise ValueError(f"tangent_dim must be 1 (planar) or 2 (spatial), got {tangent_dim!r}")
+def tangent_basis(normal) -> np.ndarray:
+    """Two unit tangents ``t₁, t₂`` with ``(t₁, t₂, n)`` a right-handed orthonormal frame.
+
+    These span the tangent plane of a contact, the plane of its friction impulse: the two
+    tangent rows of the contact-space layout above are ``t₁`` and ``t₂`` (Featherstone eq. 11.68
+    uses the same three directions for a point contact).  ``t₁`` is the world axis least aligned
+    with ``n`` made orthogonal to ``n``, ``t₂ = n × t₁``.  The choice depends only on ``n``, so
+    contacts with the same normal share tangents and a contact's tangents change continuously
+    while its normal does.
+
+    Parameters
+    ----------
+    normal : array_like, shape (..., 3)
+        Contact normals (normalized here).
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., 2, 3)
+
+    Raises
+    ------
+    ValueError
+        If a normal is zero or not finite.
+    """
+    n = unit_vectors(normal, "normal")
+    axis = np.eye(3)[np.argmin(np.abs(n), axis=-1)]
+    t1 = axis - np.sum(axis * n, -1, keepdims=True) * n
+    t1 /= np.linalg.norm(t1, axis=-1, keepdims=True)
+    return np.stack([t1, np.cross(n, t1)], axis=-2)
+
+
+def _contact_inputs(W, u, mu, tangent_dim, bias, u_name: str = "u"):
+    """Check the contact-space problem; return ``W, u, mu, nc, bias`` (arrays of checked shape)."""
+    _tangent_dim(tangent_dim)
     W = square_matrix(W, "W")
     size = W.shape[0]
     if size % (1 + tangent_dim):
@@ -96,11 +142,16 @@ def _contact_inputs(W, u, mu, tangent_dim, bias):
             "(one normal and tangent_dim tangent rows per contact)"
         )
     nc = size // (1 + tangent_dim)
-    u = vector(u, "u", size)
+    u = vector(u, u_name, size)
     mu = friction_coefficients(mu, nc)
     bias = np.zeros(nc) if bias is None else np.asarray(bias, dtype=float)
     bias = vector(np.full(nc, bias) if bias.ndim == 0 else bias, "bias", nc)
     return W, u, mu, nc, bias
+
+
+def _tangent_dim(tangent_dim) -> None:
+    if tangent_dim not in (1, 2):
+        raise ValueError(f"tangent_dim must be 1 (planar) or 2 (spatial), got {tangent_dim!r}")
 
 
 def _result(W, u, lam, nc, d, iterations, converged, message, **extra) -> FrictionResult:
@@ -142,14 +193,25 @@ def polyhedral_directions(k: int, tangent_dim: int = 2) -> np.ndarray:
     ValueError
         For an invalid ``k`` or ``tangent_dim``.
     """
+    _facet_count(k, tangent_dim)
+    return _polyhedral_directions(k, tangent_dim)
+
+
+def _facet_count(k, tangent_dim) -> None:
+    """Check the number ``k`` of directions of a polyhedral cone (2 in the plane, >= 3 in 3D)."""
     if tangent_dim == 1:
         if k != 2:
             raise ValueError(f"planar contact (tangent_dim=1) has k = 2 directions, got k={k!r}")
-        return np.array([[1.0], [-1.0]])
-    if tangent_dim != 2:
-        raise ValueError(f"tangent_dim must be 1 (planar) or 2 (spatial), got {tangent_dim!r}")
+        return
+    _tangent_dim(tangent_dim)
     if int(k) != k or k < 3:
         raise ValueError(f"k must be an integer >= 3 for spatial contact, got {k!r}")
+
+
+def _polyhedral_directions(k: int, tangent_dim: int) -> np.ndarray:
+    """Kernel of :func:`polyhedral_directions` for a checked ``k``."""
+    if tangent_dim == 1:
+        return np.array([[1.0], [-1.0]])
     angles = 2 * np.pi * np.arange(k) / k
     return np.stack([np.cos(angles), np.sin(angles)], axis=-1)
 
@@ -177,9 +239,24 @@ def friction_E(nc: int, k: int) -> np.ndarray:
 
 def _polyhedral_space(W, u, nc, d, k):
     """Map contact space to (normals, direction rows): ``B`` with ``B W Bᵀ``, ``B u``."""
-    D = polyhedral_directions(k, d)
+    D = _polyhedral_directions(k, d)
     B = block_diag(np.eye(nc), *([D] * nc))
     return D, B @ W @ B.T, B @ u
+
+
+def _cone_inputs(W, u, mu, tangent_dim, bias, k, options):
+    """Check the arguments of the polyhedral-cone models; return their kernels' arguments."""
+    W, u, mu, nc, bias = _contact_inputs(W, u, mu, tangent_dim, bias)
+    _facet_count(k, tangent_dim)
+    options = _lemke_options(nc * (2 + k), False, **options)  # LCP in λ_n, φ and ξ
+    return W, u, mu, nc, tangent_dim, bias, k, options
+
+
+def _directions_result(W, u, res: LCPResult, nc, d, D) -> FrictionResult:
+    """Impulses from an LCP solution ``[λ_n; φ; ...]``: ``λ_t = Σ_j φ_j d_j`` per contact."""
+    phi = res.z[nc : nc + nc * D.shape[0]].reshape(nc, D.shape[0])
+    lam = np.concatenate([res.z[:nc], (phi @ D).ravel()])
+    return _result(W, u, lam, nc, d, res.iterations, res.converged, res.message, lcp=res)
 
 
 def box_friction(
@@ -231,11 +308,23 @@ def box_friction(
         For bad shapes or values, a negative ``mu`` or ``normal_impulse``, or an unknown method.
     """
     W, u, mu, nc, bias = _contact_inputs(W, u, mu, tangent_dim, bias)
-    solve = {"lemke": lemke, "pgs": pgs}.get(method)
-    if solve is None:
+    if method not in ("lemke", "pgs"):
         raise ValueError(f"method must be 'lemke' or 'pgs', got {method!r}")
+    options = _lcp_options(method, W.shape[0], options, bounded=True)
+    if method == "pgs":
+        positive_diagonal(W, "W", "projected Gauss-Seidel")
+    if normal_impulse is not None:
+        normal_impulse = vector(normal_impulse, "normal_impulse", nc)
+        if np.any(normal_impulse < 0):
+            raise ValueError("normal_impulse must be >= 0")
+    return _box_friction(W, u, mu, nc, tangent_dim, bias, normal_impulse, method, options)
+
+
+def _box_friction(W, u, mu, nc, tangent_dim, bias, normal_impulse, method, options):
+    """Kernel of :func:`box_friction` (``options`` from ``_lcp_options``, for the whole ``W``)."""
     if normal_impulse is None:
-        normal = solve(W[:nc, :nc], u[:nc] - bias, **options)
+        estimate = {key: value for key, value in options.items() if key != "z0"}  # size of W
+        normal = _lcp_kernel(method, W[:nc, :nc], u[:nc] - bias, **estimate)
         if not normal.converged:
             return _result(
                 W,
@@ -249,14 +338,11 @@ def box_friction(
                 lcp=normal,
             )
         normal_impulse = np.maximum(normal.z, 0.0)
-    normal_impulse = vector(normal_impulse, "normal_impulse", nc)
-    if np.any(normal_impulse < 0):
-        raise ValueError("normal_impulse must be >= 0")
     bound = np.repeat(mu * normal_impulse, tangent_dim)
     lo = np.concatenate([np.zeros(nc), -bound])
     hi = np.concatenate([np.full(nc, np.inf), bound])
     q = u - np.concatenate([bias, np.zeros(nc * tangent_dim)])
-    res = solve(W, q, lo=lo, hi=hi, **options)
+    res = _lcp_kernel(method, W, q, lo, hi, **options)
     return _result(
         W, u, res.z, nc, tangent_dim, res.iterations, res.converged, res.message, lcp=res
     )
@@ -299,7 +385,11 @@ def polyhedral_friction(
     ValueError
         For bad shapes or values, a negative ``mu``, or an invalid ``k``.
     """
-    W, u, mu, nc, bias = _contact_inputs(W, u, mu, tangent_dim, bias)
+    return _polyhedral_friction(*_cone_inputs(W, u, mu, tangent_dim, bias, k, options))
+
+
+def _polyhedral_friction(W, u, mu, nc, tangent_dim, bias, k, options) -> FrictionResult:
+    """Kernel of :func:`polyhedral_friction` (``options`` from ``_lemke_options``)."""
     D, Wp, up = _polyhedral_space(W, u, nc, tangent_dim, k)
     E = friction_E(nc, k)
     nk = nc * k
@@ -309,10 +399,7 @@ def polyhedral_friction(
     A[nc + nk :, :nc] = np.diag(mu)
     A[nc + nk :, nc : nc + nk] = -E.T
     q = np.concatenate([up[:nc] - bias, up[nc:], np.zeros(nc)])
-    res = lemke(A, q, **options)
-    phi = res.z[nc : nc + nk].reshape(nc, k)
-    lam = np.concatenate([res.z[:nc], (phi @ D).ravel()])
-    return _result(W, u, lam, nc, tangent_dim, res.iterations, res.converged, res.message, lcp=res)
+    return _directions_result(W, u, _lemke(A, q, **options), nc, tangent_dim, D)
 
 
 def pyramid_friction(
@@ -349,117 +436,15 @@ def pyramid_friction(
     ValueError
         For bad shapes or values, a negative ``mu``, or an invalid ``k``.
     """
-    W, u, mu, nc, bias = _contact_inputs(W, u, mu, tangent_dim, bias)
+    return _pyramid_friction(*_cone_inputs(W, u, mu, tangent_dim, bias, k, options))
+
+
+def _pyramid_friction(W, u, mu, nc, tangent_dim, bias, k, options) -> FrictionResult:
+    """Kernel of :func:`pyramid_friction` (``options`` from ``_lemke_options``)."""
     D, Wp, up = _polyhedral_space(W, u, nc, tangent_dim, k)
     cone = np.hstack([np.diag(mu), -friction_E(nc, k).T])  # Sueda's E, eq. 1.86
-    M, q = qp_kkt_lcp(Wp, up - np.concatenate([bias, np.zeros(nc * k)]), cone, np.zeros(nc))
-    res = lemke(M, q, **options)
-    phi = res.z[nc : nc + nc * k].reshape(nc, k)
-    lam = np.concatenate([res.z[:nc], (phi @ D).ravel()])
-    return _result(W, u, lam, nc, tangent_dim, res.iterations, res.converged, res.message, lcp=res)
-
-
-def disc_qp(A, c, radius) -> tuple[np.ndarray, float]:
-    """Minimize ``½ xᵀ A x + cᵀ x`` over the disc ``|x| <= radius`` (a trust-region sub-problem).
-
-    This is one contact's friction problem in :func:`gauss_seidel_friction`: with the other
-    impulses fixed, ``A = W_tt`` is the contact's tangential Delassus block and ``c`` its slip
-    velocity without its own friction impulse, so the objective is the kinetic energy left
-    after the impulse (up to a constant, the dual objective of Sueda eq. 1.88).  Its minimizer
-    is the friction impulse of maximal dissipation for that contact.
-
-    The optimality conditions of a quadratic on a ball say: ``x`` is a global minimizer iff
-    ``(A + ν 1) x = -c`` for some ``ν >= 0`` with ``A + ν 1`` positive semidefinite and
-    ``ν (|x| - radius) = 0``.  So
-
-    1. if ``A`` is positive definite and ``x₀ = -A⁻¹c`` lies in the disc, ``x = x₀``, ``ν = 0``
-       (the contact sticks);
-    2. otherwise ``ν`` solves the scalar secular equation ``|x(ν)| = radius`` with
-       ``x(ν) = -(A + ν 1)⁻¹ c``.  In the eigenbasis ``A = Q diag(e) Qᵀ``, ``g = Qᵀc``,
-       ``|x(ν)|² = Σ g_k² / (e_k + ν)²`` decreases in ``ν``; the root is bracketed and found by
-       Newton's method on ``1/|x(ν)| - 1/radius`` (linear in ``ν`` for a single term),
-       falling back to bisection whenever a step leaves the bracket.  The component along
-       the eigenvector of the smallest eigenvalue ``e₁`` is then taken from ``|x| = radius``
-       (it is ill-conditioned in ``ν`` when ``e₁ + ν`` is nearly 0);
-    3. the *hard case*: when ``c`` has no component along the eigenvectors of the smallest
-       eigenvalue ``e₁`` and ``ν = max(0, -e₁)`` already gives ``|x| <= radius``, a multiple of
-       such an eigenvector is added to reach the boundary (or, for singular positive
-       semidefinite ``A``, nothing is added: the minimum-norm minimizer, inside the disc).
-
-    With ``A = a 1`` the answer is the radial projection of ``-c / a`` onto the disc.
-
-    Parameters
-    ----------
-    A : array_like, shape (d, d)
-        Symmetric matrix, ``d`` = 1 or 2 (only its symmetric part is used).
-    c : array_like, shape (d,)
-    radius : float
-        ``>= 0``.
-
-    Returns
-    -------
-    x : numpy.ndarray, shape (d,)
-        The minimizer (on the boundary when ``ν > 0``).
-    nu : float
-        The multiplier ``ν >= 0`` of the disc constraint.
-
-    Raises
-    ------
-    ValueError
-        For a non-square ``A`` or ``d`` not 1 or 2, a ``c`` of the wrong length, non-finite
-        entries or a negative ``radius``.
-    """
-    A = square_matrix(A, "A")
-    d = A.shape[0]
-    if d not in (1, 2):
-        raise ValueError(f"disc_qp is for 1x1 or 2x2 matrices, got shape {A.shape}")
-    c = vector(c, "c", d)
-    r = np.asarray(radius, dtype=float)
-    if r.shape != () or not np.isfinite(r) or r < 0:
-        raise ValueError(f"radius must be a finite number >= 0, got {radius!r}")
-    radius = float(r)
-    if radius == 0:
-        return np.zeros(d), 0.0
-    e, Q = np.linalg.eigh(0.5 * (A + A.T))
-    g = Q.T @ c
-    scale = max(np.abs(e).max(), np.abs(g).max() / radius, np.finfo(float).tiny)
-    eps = 64 * np.finfo(float).eps
-    e = np.where(np.abs(e) <= eps * scale, 0.0, e)  # round-off eigenvalues are zero
-    g = np.where(np.abs(g) <= eps * scale * radius, 0.0, g)
-    lo = max(0.0, -e[0])  # smallest ν with A + ν 1 positive semidefinite
-
-    def x_of(nu):  # -(A + ν 1)⁺ c in the eigenbasis, zero where e + ν = 0 (and g = 0)
-        shifted = e + nu
-        return np.divide(-g, shifted, out=np.zeros(d), where=shifted > 0)
-
-    y = x_of(lo)
-    if np.all(g[e + lo == 0] == 0) and np.linalg.norm(y) <= radius:
-        if lo > 0:  # hard case: move along the eigenvector of e₁ to the boundary
-            y[0] = np.sqrt(radius**2 - np.linalg.norm(y) ** 2)
-        return Q @ y, lo
-    a, b = lo, max(lo, np.linalg.norm(g) / radius - e[0])  # |x(b)| <= |g| / (e₁ + b) <= radius
-    nu = b
-    for _ in range(100):
-        y = x_of(nu)
-        size = np.linalg.norm(y)
-        if abs(size - radius) <= 4 * np.finfo(float).eps * radius:
-            break
-        if size > radius:
-            a = nu
-        else:
-            b = nu
-        # Newton on φ(ν) = 1/|x| - 1/radius, with φ' = (Σ g²/(e+ν)³) / |x|³
-        slope = np.sum(y**2 / (e + nu)) / size**3
-        nu = nu - (1 / size - 1 / radius) / slope
-        if not a < nu < b:
-            nu = 0.5 * (a + b)
-        if b - a <= 4 * np.finfo(float).eps * b:
-            break
-    # Near the hard case x(ν) is ill-conditioned along e₁ (e₁ + ν ≈ 0): take that component
-    # from |x| = radius instead, the others are accurate
-    y = x_of(nu)
-    y[0] = np.sign(y[0]) * np.sqrt(max(radius**2 - y[1:] @ y[1:], 0.0))
-    return Q @ (y * min(1.0, radius / np.linalg.norm(y))), float(nu)
+    M, q = _qp_kkt_lcp(Wp, up - np.concatenate([bias, np.zeros(nc * k)]), cone, np.zeros(nc))
+    return _directions_result(W, u, _lemke(M, q, **options), nc, tangent_dim, D)
 
 
 def gauss_seidel_friction(
@@ -523,12 +508,19 @@ def gauss_seidel_friction(
     W, u, mu, nc, bias = _contact_inputs(W, u, mu, tangent_dim, bias)
     if cone not in ("box", "disk"):
         raise ValueError(f"cone must be 'box' or 'disk', got {cone!r}")
-    if np.any(np.diag(W) <= 0):
-        raise ValueError("Gauss-Seidel needs a positive diagonal: W[i, i] > 0 for all i")
-    if not 0 < omega < 2:
-        raise ValueError(f"relaxation factor omega must be in (0, 2), got {omega!r}")
-    tol, max_iter = tolerance(tol), iteration_limit(max_iter, W.shape[0])
-    d = tangent_dim
+    positive_diagonal(W, "W", "Gauss-Seidel")
+    omega, tol = relaxation_factor(omega), tolerance(tol)
+    max_iter = iteration_limit(max_iter, W.shape[0])
+    return _gauss_seidel_friction(W, u, mu, nc, tangent_dim, bias, cone, omega, tol, max_iter)
+
+
+def _gauss_seidel_friction(W, u, mu, nc, d, bias, cone, omega, tol, max_iter) -> FrictionResult:
+    """Kernel of :func:`gauss_seidel_friction`; a non-positive ``W[i, i]`` is reported as a
+    failure (the public function rejects it), not divided by."""
+    try:
+        positive_diagonal(W, "W", "Gauss-Seidel")
+    except ValueError as err:
+        return _result(W, u, np.zeros(W.shape[0]), nc, d, 0, False, str(err))
     lam = np.zeros(W.shape[0])
     residuals = []
     converged = False
@@ -545,7 +537,7 @@ def gauss_seidel_friction(
                     lam[r] = np.clip(lam[r] - omega * v_r / W[r, r], -limit, limit)
             else:
                 v_t = u[t] + W[t] @ lam
-                lam[t], _ = disc_qp(W[t, t], omega * v_t - W[t, t] @ lam[t], limit)
+                lam[t], _ = _disc_qp(W[t, t], omega * v_t - W[t, t] @ lam[t], limit)
         change = np.abs(lam - previous).max() / max(np.abs(lam).max(), np.finfo(float).tiny)
         residuals.append(change)
         converged = change <= tol
@@ -601,7 +593,7 @@ def friction_cone_violation(normal, tangent, mu, *, cone: str = "disk", k: int |
     elif cone == "polygon":
         if k is None:
             raise ValueError("cone='polygon' needs the number of directions k")
-        D = polyhedral_directions(k, tangent.shape[1])
+        D = polyhedral_directions(k, tangent.shape[1])  # checks k
         if tangent.shape[1] == 1:
             excess = np.abs(tangent[:, 0]) - radius
         else:
