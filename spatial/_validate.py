@@ -55,3 +55,14 @@ def require_rotation(E: np.ndarray, name: str = "E", tol: float = 1e-8) -> None:
         raise ValueError(f"{name} is not orthonormal (max |EᵀE - 1| = {err:.2e} > {tol:g})")
     if np.any(np.linalg.det(E) < 0):
         raise ValueError(f"{name} is a reflection (det = -1), not a rotation")
+
+
+# --- non-negative scalars
+
+
+def nonnegative_scalar(x, name: str) -> float:
+    """``x`` as a float; ``ValueError`` unless it is one finite number >= 0 (a gain, a damping)."""
+    a = as_scalar_array(x, name)
+    if a.shape != () or a < 0:
+        raise ValueError(f"{name} must be a number >= 0, got {x!r}")
+    return float(a)

@@ -725,8 +725,10 @@ def test_bad_systems_are_rejected():
         system.add_contact_points(a, [0.0, 0.0, 0.0])
     for kwargs, match in [
         (dict(normal=[0.0, 0.0, 2.0]), "unit 3-vector"),
-        (dict(mu=-0.1), "mu must be >= 0"),
-        (dict(offset=np.inf), "offset must be a number"),
+        (dict(mu=-0.1), "mu must be a number >= 0, got -0.1"),
+        (dict(margin=-1.0), "margin must be a number >= 0, got -1.0"),
+        (dict(offset=np.inf), "offset contains non-finite values"),
+        (dict(offset=[0.0, 1.0]), "offset must be a number"),
         (dict(friction="coulomb"), "friction must be one of"),
     ]:
         with pytest.raises(ValueError, match=match):
@@ -743,11 +745,11 @@ def test_bad_states_and_options_are_rejected():
         kkt_step(system, E[:1], phi, 0.01)
     with pytest.raises(ValueError, match=r"phi must have shape \(\.\.\., 2, 6\)"):
         kkt_step(system, E, phi[:1], 0.01)
-    with pytest.raises(ValueError, match="h \\(time step\\) must be a positive scalar"):
+    with pytest.raises(ValueError, match=r"h \(time step\) must be > 0, got 0.0"):
         kkt_step(system, E, phi, 0.0)
-    with pytest.raises(ValueError, match="baumgarte must be a non-negative scalar"):
+    with pytest.raises(ValueError, match="baumgarte must be a number >= 0, got -1.0"):
         kkt_step(system, E, phi, 0.01, baumgarte=-1.0)
-    with pytest.raises(ValueError, match="regularization must be a non-negative scalar"):
+    with pytest.raises(ValueError, match=r"regularization must be a number >= 0, got \[1.0, 2.0\]"):
         kkt_step(system, E, phi, 0.01, regularization=[1.0, 2.0])
     with pytest.raises(ValueError, match="ground must be a GroundPlane"):
         kkt_step(system, E, phi, 0.01, ground="floor")

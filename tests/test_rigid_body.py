@@ -268,9 +268,9 @@ def test_argument_errors():
     E, phi = np.eye(4), np.zeros(6)
     with pytest.raises(ValueError, match="scheme must be one of"):
         euler_step(M, E, phi, 0.01, scheme="rk4")
-    with pytest.raises(ValueError, match="h .time step. must be a positive scalar"):
+    with pytest.raises(ValueError, match=r"h \(time step\) must be > 0, got 0.0"):
         euler_step(M, E, phi, 0.0)
-    with pytest.raises(ValueError, match="h .time step. must be a positive scalar"):
+    with pytest.raises(ValueError, match=r"h \(time step\) must be a single number"):
         simulate(M, E, phi, [0.1, 0.2], 3)
     with pytest.raises(ValueError, match="n_steps must be a non-negative integer"):
         simulate(M, E, phi, 0.01, 2.5)

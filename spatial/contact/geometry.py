@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._validate import as_array, as_scalar_array
+from .._validate import as_array, as_scalar_array, nonnegative_scalar, positive_scalar
 from ..se3 import _as_frame
 
 __all__ = [
@@ -70,13 +70,6 @@ class ContactGeometry(NamedTuple):
 # ----------------------------------------------------------------------------- shapes
 
 
-def _positive_scalar(x, name: str) -> float:
-    a = np.asarray(x, dtype=float)
-    if a.shape != () or not np.isfinite(a) or a <= 0:
-        raise ValueError(f"{name} must be a positive number, got {x!r}")
-    return float(a)
-
-
 def _unit(v, name: str) -> np.ndarray:
     v = as_array(v, name, (3,))
     size = np.linalg.norm(v, axis=-1, keepdims=True)
@@ -98,7 +91,7 @@ class Sphere:
     radius: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "radius", _positive_scalar(self.radius, "Sphere radius"))
+        object.__setattr__(self, "radius", positive_scalar(self.radius, "Sphere radius"))
 
 
 @dataclass(frozen=True)
@@ -136,11 +129,9 @@ class Capsule:
     half_length: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "radius", _positive_scalar(self.radius, "Capsule radius"))
-        L = np.asarray(self.half_length, dtype=float)
-        if L.shape != () or not np.isfinite(L) or L < 0:
-            raise ValueError(f"Capsule half_length must be a number >= 0, got {self.half_length!r}")
-        object.__setattr__(self, "half_length", float(L))
+        object.__setattr__(self, "radius", positive_scalar(self.radius, "Capsule radius"))
+        L = nonnegative_scalar(self.half_length, "Capsule half_length")
+        object.__setattr__(self, "half_length", L)
 
 
 @dataclass(frozen=True)

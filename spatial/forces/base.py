@@ -117,16 +117,6 @@ def _body_index(b, name: str) -> int | None:
     return int(b)
 
 
-def _parameter(value, name: str, positive: bool = False) -> float:
-    """A finite scalar parameter, non-negative (or positive)."""
-    v = np.asarray(value, dtype=float)
-    if v.ndim != 0 or not np.isfinite(v):
-        raise ValueError(f"{name} must be a finite scalar, got {value!r}")
-    if v < 0 or (positive and v == 0):
-        raise ValueError(f"{name} must be {'positive' if positive else 'non-negative'}, got {v}")
-    return float(v)
-
-
 def _to_world(E, phi, f, K, D) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Convert body-coordinate ``(f, K, D)`` to world coordinates (see module docstring)."""
     n = E.shape[-3]

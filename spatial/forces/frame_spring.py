@@ -30,10 +30,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._validate import nonnegative_scalar
 from ..rotations import rotvec_rate_matrix
 from ..se3 import Ad, _as_frame, frame_inverse, log_so3
 from ..vectors import skew
-from .base import _T, Force, _body_index, _parameter
+from .base import _T, Force, _body_index
 
 __all__ = ["FrameSpring"]
 
@@ -80,7 +81,7 @@ class FrameSpring(Force):
                 raise ValueError(f"frame{k} must have shape (4, 4), got {T.shape}")
             object.__setattr__(self, f"frame{k}", T)
         for name in ("k_t", "k_r", "d_t", "d_r"):
-            object.__setattr__(self, name, _parameter(getattr(self, name), name))
+            object.__setattr__(self, name, nonnegative_scalar(getattr(self, name), name))
 
     @property
     def bodies(self) -> tuple[int | None, int | None]:

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import Force, _body_index, _parameter, _point, _point_force_terms, _point_kinematics
+from .._validate import nonnegative_scalar
+from .base import Force, _body_index, _point, _point_force_terms, _point_kinematics
 
 __all__ = ["BodyDamping", "PointForce"]
 
@@ -44,7 +45,7 @@ class BodyDamping(Force):
         if b is None:
             raise ValueError("body must be a body index: the ground cannot be damped")
         object.__setattr__(self, "body", b)
-        object.__setattr__(self, "d", _parameter(self.d, "d"))
+        object.__setattr__(self, "d", nonnegative_scalar(self.d, "d"))
 
     @property
     def bodies(self) -> tuple[int, ...]:

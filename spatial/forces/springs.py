@@ -24,11 +24,10 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from .._validate import as_scalar_array
+from .._validate import as_scalar_array, nonnegative_scalar, positive_scalar
 from .base import (
     Force,
     _body_index,
-    _parameter,
     _point,
     _point_array,
     _point_force_terms,
@@ -82,7 +81,7 @@ class LinearLaw:
 
     def __post_init__(self) -> None:
         for name in ("k", "rest_length", "d"):
-            object.__setattr__(self, name, _parameter(getattr(self, name), name))
+            object.__setattr__(self, name, nonnegative_scalar(getattr(self, name), name))
 
     def __call__(self, l, ldot) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(F, ∂F/∂l, ∂F/∂l̇) = (k(l - r) + d l̇, k, d)`` on arrays."""
@@ -311,8 +310,8 @@ def spring_damper(body1, point1, body2, point2, k: float, d: float, rest_length:
     ValueError
         If ``k`` or ``d`` is negative or ``rest_length`` is not positive.
     """
-    L = _parameter(rest_length, "rest_length", positive=True)
-    law = LinearLaw(_parameter(k, "k") / L, L, _parameter(d, "d") / L)
+    L = positive_scalar(rest_length, "rest_length")
+    law = LinearLaw(nonnegative_scalar(k, "k") / L, L, nonnegative_scalar(d, "d") / L)
     return axial_spring(body1, point1, body2, point2, law)
 
 
@@ -440,7 +439,7 @@ class PointToPointSpring(_StressSpring):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        object.__setattr__(self, "k", _parameter(self.k, "k"))
+        object.__setattr__(self, "k", nonnegative_scalar(self.k, "k"))
 
     def _stress(self, s):
         return np.full(s.shape, self.k), np.zeros(s.shape)
@@ -479,8 +478,8 @@ class GreenStrainSpring(_StressSpring):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        object.__setattr__(self, "k", _parameter(self.k, "k"))
-        object.__setattr__(self, "rest_length", _parameter(self.rest_length, "rest_length", True))
+        object.__setattr__(self, "k", nonnegative_scalar(self.k, "k"))
+        object.__setattr__(self, "rest_length", positive_scalar(self.rest_length, "rest_length"))
 
     def _stress(self, s):
         r2 = self.rest_length**2

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_array, as_scalar_array
+from .._validate import as_array, positive_scalar
 from ..inertia import inertia_params, validate_inertia
 from ..se3 import Ad, _as_frame, exp_se3
 from ..vectors import apply_force, cross_force
@@ -161,15 +161,13 @@ def _step(M, E, phi, h, f_body, g, semi_implicit: bool):
 def _inputs(M, E, phi, h, f_body, g, scheme):
     if scheme not in _SCHEMES:
         raise ValueError(f"scheme must be one of {_SCHEMES}, got {scheme!r}")
-    h = as_scalar_array(h, "h")
-    if h.ndim != 0 or h <= 0:
-        raise ValueError(f"h (time step) must be a positive scalar, got {h}")
+    h = positive_scalar(h, "h (time step)")
     f_body = np.zeros(6) if f_body is None else as_array(f_body, "f_body", (6,))
     return (
         validate_inertia(M, "M"),
         _as_frame(E),
         as_array(phi, "phi", (6,)),
-        float(h),
+        h,
         f_body,
         as_array(g, "g", (3,)),
         scheme == "semi-implicit",

@@ -103,7 +103,7 @@ import numpy as np
 from .._batched import T as _T
 from .._batched import force_cross_bar
 from .._batched import mv as _mv
-from .._validate import as_array, as_scalar_array
+from .._validate import as_array, as_scalar_array, nonnegative_scalar, positive_scalar
 from ..forces import Force, assemble
 from ..inertia import validate_inertia
 from ..joints import Joint
@@ -229,13 +229,14 @@ class GroundPlane:
         if n.shape != (3,) or abs(np.linalg.norm(n) - 1.0) > 1e-9:
             raise ValueError(f"normal must be a unit 3-vector, got {self.normal!r}")
         object.__setattr__(self, "normal", n)
-        for name in ("offset", "mu", "margin"):
-            v = np.asarray(getattr(self, name), dtype=float)
-            if v.shape != () or np.isnan(v) or (name != "margin" and not np.isfinite(v)):
-                raise ValueError(f"{name} must be a number, got {getattr(self, name)!r}")
-            if name != "offset" and v < 0:
-                raise ValueError(f"{name} must be >= 0, got {float(v)}")
-            object.__setattr__(self, name, float(v))
+        offset = as_scalar_array(self.offset, "offset")
+        if offset.shape != ():
+            raise ValueError(f"offset must be a number, got {self.offset!r}")
+        object.__setattr__(self, "offset", float(offset))
+        object.__setattr__(self, "mu", nonnegative_scalar(self.mu, "mu"))
+        # an infinite margin keeps every contact point (used to read off contact rows)
+        if not (np.ndim(self.margin) == 0 and self.margin == np.inf):
+            object.__setattr__(self, "margin", nonnegative_scalar(self.margin, "margin"))
         if self.friction not in _FRICTION:
             raise ValueError(f"friction must be one of {_FRICTION}, got {self.friction!r}")
 
@@ -509,25 +510,11 @@ def _check_q0(system: System, q0, batch: tuple) -> np.ndarray:
     return np.broadcast_to(q0, np.broadcast_shapes(batch, q0.shape[:-1]) + (system.nq,))
 
 
-def _positive_step(h) -> float:
-    h = as_scalar_array(h, "h")
-    if h.ndim != 0 or h <= 0:
-        raise ValueError(f"h (time step) must be a positive scalar, got {h}")
-    return float(h)
-
-
 def _gyroscopic_weight(gyroscopic) -> float:
     """``θ`` of a ``gyroscopic`` treatment: the weight of ``D_gyro`` in the step's matrix."""
     if not isinstance(gyroscopic, str) or gyroscopic not in _GYROSCOPIC:
         raise ValueError(f"gyroscopic must be one of {tuple(_GYROSCOPIC)}, got {gyroscopic!r}")
     return _GYROSCOPIC[gyroscopic]
-
-
-def _nonnegative(x, name: str) -> float:
-    x = as_scalar_array(x, name)
-    if x.ndim != 0 or x < 0:
-        raise ValueError(f"{name} must be a non-negative scalar, got {x}")
-    return float(x)
 
 
 # ----------------------------------------------------------------------------- joint kinematics
@@ -1073,9 +1060,9 @@ def kkt_step(
     """
     E, phi = _check_system_state(system, E, phi)
     theta = _gyroscopic_weight(gyroscopic)
-    h = _positive_step(h)
-    gamma = _nonnegative(baumgarte, "baumgarte")
-    eps = _nonnegative(regularization, "regularization")
+    h = positive_scalar(h, "h (time step)")
+    gamma = nonnegative_scalar(baumgarte, "baumgarte")
+    eps = nonnegative_scalar(regularization, "regularization")
     if ground is not None and not isinstance(ground, GroundPlane):
         raise ValueError(f"ground must be a GroundPlane or None, got {ground!r}")
     if ground is not None and E.ndim != 3:
@@ -1219,7 +1206,7 @@ def simulate_system(
     """
     if isinstance(n_steps, bool) or not isinstance(n_steps, int | np.integer) or n_steps < 0:
         raise ValueError(f"n_steps must be a non-negative integer, got {n_steps!r}")
-    h = _positive_step(h)
+    h = positive_scalar(h, "h (time step)")
     E, phi = _check_system_state(system, E0, phi0)
     _gyroscopic_weight(gyroscopic)
     options = dict(
