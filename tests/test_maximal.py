@@ -12,7 +12,7 @@ import pytest
 from scipy.integrate import solve_ivp
 
 import spatial as sp
-import spatial.maximal.system as system_module
+import spatial.maximal.constraints as constraints_module
 from spatial import joints as J
 from spatial.builders import (
     JOINT_CODES,
@@ -42,7 +42,7 @@ from spatial.maximal import (
     reduced_state,
     simulate_system,
 )
-from spatial.maximal.system import gyroscopic_jacobian
+from spatial.maximal.dynamics import gyroscopic_jacobian
 from spatial.se3 import Ad, exp_se3, frame, frame_inverse
 from spatial.vectors import pluho
 
@@ -781,7 +781,7 @@ def test_unrecoverable_joint_variables_are_reported(monkeypatch):
     # Gauss–Newton needs two iterations for a yaw-pitch-roll joint far from its warm start
     rng = np.random.default_rng(3)
     system, E, q, _ = two_bodies(rng, "SY")
-    monkeypatch.setattr(system_module, "_GN_MAX_ITER", 1)
+    monkeypatch.setattr(constraints_module, "_GN_MAX_ITER", 1)
     with pytest.raises(ValueError, match="could not recover the joint variables"):
         joint_coordinates(system, E)
 

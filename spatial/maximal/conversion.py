@@ -18,7 +18,8 @@ from ..kinematics import body_poses, body_velocities
 from ..model import Model
 from ..se3 import frame_inverse
 from ..vectors import pluho
-from .system import System, joint_coordinates
+from .constraints import joint_coordinates
+from .system import System
 
 __all__ = ["from_model", "maximal_state", "reduced_state"]
 
