@@ -1,4 +1,10 @@
-"""Maximal coordinates: every body carries its own frame ``E`` and body twist ``φ`` (Sueda part 1).
+"""Maximal coordinates: every body carries its own frame ``T`` and body twist ``φ`` (Sueda part 1).
+
+Frames are 4x4, ``T_world,b = [[R, p], [0, 1]]`` (Sueda writes E for this frame; the package keeps
+E for Featherstone's 3x3 coordinate rotation).  Bodies are numbered ``1 … N`` and ``0`` is the
+fixed world, as in :class:`spatial.Model`; the state arrays ``T (..., N, 4, 4)`` and
+``φ (..., N, 6)`` have no row for the world, so body ``b`` is row ``b - 1`` (and block ``b - 1``
+of the 6N generalized vectors).
 
 * :mod:`spatial.maximal.rigid_body` — one free rigid body: Newton–Euler in body coordinates,
   Euler on SE(3) (Sueda §1.6–1.8).

@@ -3,24 +3,25 @@
 Joint constraints (Sueda §1.10)
 -------------------------------
 A joint connects a predecessor frame F_p, fixed on the parent body (``parent_frame =
-E_parent,Fp``), with a successor frame F_s fixed on the child (``child_frame = E_child,Fs``).
+T_parent,Fp``), with a successor frame F_s fixed on the child (``child_frame = T_child,Fs``).
 Any joint of :mod:`spatial.joints` describes the allowed relative motion: F_s moves relative to
 F_p with the twist ``v_J = S α`` (F_s coordinates, Featherstone §4.4).  In maximal coordinates
 the relative twist of the two frames, in F_s coordinates, is
 
-    v_rel = Ad(E_s,child) φ_child - Ad(E_s,parent) φ_parent,
+    v_rel = Ad(T_s,child) φ_child - Ad(T_s,parent) φ_parent,
 
-with ``E_s,b`` the pose of body ``b`` seen from F_s (the blocks of Sueda eq. 1.69, whose printed
+with ``T_s,b`` the pose of body ``b`` seen from F_s (the blocks of Sueda eq. 1.69, whose printed
 form is garbled; this is our derivation).  The joint allows ``v_rel`` in the range of ``S`` and
-forbids the rest.  The joint's constraint-force subspace ``T`` (``Tᵀ S = 0``, Featherstone eq.
-3.36) picks out the forbidden components, so the joint contributes the ``6 - nv`` rows
+forbids the rest.  The joint's constraint-force subspace ``T_c`` (Featherstone's ``T``, eq.
+3.36, renamed here because ``T`` is a frame; ``T_cᵀ S = 0``) picks out the forbidden components,
+so the joint contributes the ``6 - nv`` rows
 
-    G_joint Φ = Tᵀ v_rel = 0                                          (Sueda eqs. 1.69–1.70)
+    G_joint Φ = T_cᵀ v_rel = 0                                        (Sueda eqs. 1.69–1.70)
 
-to the constraint matrix ``G``.  When ``T`` selects coordinate axes these are literally rows of
+to the constraint matrix ``G``.  When ``T_c`` selects coordinate axes these are literally rows of
 the adjoint matrices, as in Sueda's presentation ("drop the rows of the allowed motions").
 
-The multipliers have a physical meaning: ``T λ`` is the constraint impulse (``T λ / h`` the
+The multipliers have a physical meaning: ``T_c λ`` is the constraint impulse (``T_c λ / h`` the
 constraint wrench) that the parent exerts on the child, in F_s coordinates about F_s's origin,
 the same quantity as the joint force ``f_i`` of the RNEA (Featherstone eq. 5.10) minus its
 motion part ``S τ``.
@@ -28,15 +29,16 @@ motion part ``S τ``.
 Position-level constraint (Sueda §1.12)
 ---------------------------------------
 The joint variables ``q̂`` that best explain the current relative pose
-``E_ps = E_world,Fp⁻¹ E_world,Fs`` are found by Gauss–Newton on SE(3): repeat
-``e = log(E_J(q̂)⁻¹ E_ps)``, ``q̂ ← integrate(q̂, S⁺ e)`` until the step vanishes (the joint's own
-``integrate`` keeps quaternions unit).  The position error is ``g = Tᵀ e``: zero exactly when the
-joint is intact, and its derivative along ``E_b ← E_b exp([δ_b])`` equals ``G δ`` on the
+``T_ps = T_world,Fp⁻¹ T_world,Fs`` are found by Gauss–Newton on SE(3): repeat
+``e = log(T_J(q̂)⁻¹ T_ps)``, ``q̂ ← integrate(q̂, S⁺ e)`` until the step vanishes (the joint's own
+``integrate`` keeps quaternions unit).  The position error is ``g = T_cᵀ e``: zero exactly when the
+joint is intact, and its derivative along ``T_b ← T_b exp([δ_b])`` equals ``G δ`` on the
 constraint manifold.  The search starts from a warm start (the previous step's ``q̂``), so joints
 that turn through many revolutions (helical, rack and pinion) keep the right branch.
 
-Every function takes the frames ``E (..., N, 4, 4)`` of a :class:`~spatial.maximal.System`
-and recovers the joint variables first (warm-started by ``q0``).
+Frames are 4x4 (``T_AB`` maps points from B to A; Sueda writes E for this frame).  Every function
+takes the frames ``T (..., N, 4, 4)`` of a :class:`~spatial.maximal.System` (body ``b`` in row
+``b - 1``, the world ``0`` fixed) and recovers the joint variables first (warm-started by ``q0``).
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ _GN_TOL = 1e-12  # converged when the largest step is below this (times max(1, |
 
 
 def _joint_pose_inverse(joint: Joint, q: np.ndarray) -> np.ndarray:
-    """``E_J(q)⁻¹ = E_sp``: F_p seen from F_s, the frame with ``Ad(E_sp) = X_J`` (``pluho``)."""
+    """``T_J(q)⁻¹ = T_sp``: F_p seen from F_s, the frame with ``Ad(T_sp) = X_J`` (``pluho``)."""
     return pluho(joint.transform(q))
 
 
@@ -72,16 +74,16 @@ class _JointState:
 
     q: np.ndarray  # (..., nq) recovered joint variables q̂
     S: np.ndarray  # (..., 6, nv) motion subspace at q̂
-    T: np.ndarray  # (..., 6, 6 - nv) constraint subspace at q̂
-    e: np.ndarray  # (..., 6) residual twist log(E_J(q̂)⁻¹ E_ps), F_s coordinates
-    A_child: np.ndarray  # (6, 6) Ad(E_s,child): child twist -> F_s coordinates
-    A_parent: np.ndarray | None  # (..., 6, 6) Ad(E_s,parent), None for the world
+    T_c: np.ndarray  # (..., 6, 6 - nv) constraint-force subspace at q̂
+    e: np.ndarray  # (..., 6) residual twist log(T_J(q̂)⁻¹ T_ps), F_s coordinates
+    A_child: np.ndarray  # (6, 6) Ad(T_s,child): child twist -> F_s coordinates
+    A_parent: np.ndarray | None  # (..., 6, 6) Ad(T_s,parent), None for the world (body 0)
 
 
-def _recover_joint_variables(joint: Joint, E_ps: np.ndarray, q: np.ndarray, name: str):
-    """Gauss–Newton for ``q̂`` with ``E_J(q̂) ≈ E_ps`` (module docstring); returns ``(q̂, e)``."""
+def _recover_joint_variables(joint: Joint, T_ps: np.ndarray, q: np.ndarray, name: str):
+    """Gauss–Newton for ``q̂`` with ``T_J(q̂) ≈ T_ps`` (module docstring); returns ``(q̂, e)``."""
     for _ in range(_GN_MAX_ITER):
-        e = log_se3(_joint_pose_inverse(joint, q) @ E_ps)
+        e = log_se3(_joint_pose_inverse(joint, q) @ T_ps)
         if joint.nv == 0:
             return q, e
         S = joint.motion_subspace(q)
@@ -97,20 +99,19 @@ def _recover_joint_variables(joint: Joint, E_ps: np.ndarray, q: np.ndarray, name
     )
 
 
-def _joint_states(system: System, E: np.ndarray, q0: np.ndarray) -> list[_JointState]:
+def _joint_states(system: System, T: np.ndarray, q0: np.ndarray) -> list[_JointState]:
     states = []
     for jc in system.joints:
-        E_child = E[..., jc.child, :, :]
-        E_wS = E_child @ jc.child_frame
-        if jc.parent is None:
-            E_wP = np.broadcast_to(jc.parent_frame, E_wS.shape)
+        T_wS = T[..., jc.child - 1, :, :] @ jc.child_frame  # body b is row b - 1
+        if jc.parent == 0:
+            T_wP = np.broadcast_to(jc.parent_frame, T_wS.shape)
         else:
-            E_wP = E[..., jc.parent, :, :] @ jc.parent_frame
-        E_Sw = frame_inverse(E_wS)
+            T_wP = T[..., jc.parent - 1, :, :] @ jc.parent_frame
+        T_Sw = frame_inverse(T_wS)
         q, e = _recover_joint_variables(
-            jc.joint, frame_inverse(E_wP) @ E_wS, q0[..., jc.q_index], jc.name
+            jc.joint, frame_inverse(T_wP) @ T_wS, q0[..., jc.q_index], jc.name
         )
-        A_parent = None if jc.parent is None else Ad(E_Sw @ E[..., jc.parent, :, :])
+        A_parent = None if jc.parent == 0 else Ad(T_Sw @ T[..., jc.parent - 1, :, :])
         states.append(
             _JointState(
                 q,
@@ -125,22 +126,22 @@ def _joint_states(system: System, E: np.ndarray, q0: np.ndarray) -> list[_JointS
 
 
 def _assemble_G(system: System, states: list[_JointState], batch: tuple) -> np.ndarray:
-    """Constraint matrix ``G (..., m, 6N)``: joint ``j``'s rows ``Tᵀ [-A_parent, A_child]``."""
+    """Constraint matrix ``G (..., m, 6N)``: joint ``j``'s rows ``T_cᵀ [-A_parent, A_child]``."""
     G = np.zeros(batch + (system.m, 6 * system.N))
     for jc, st in zip(system.joints, states, strict=True):
-        Tt = _T(st.T)
-        c = 6 * jc.child
-        G[..., jc.rows, c : c + 6] = Tt @ st.A_child
-        if jc.parent is not None:
-            p = 6 * jc.parent
-            G[..., jc.rows, p : p + 6] = -Tt @ st.A_parent
+        Tct = _T(st.T_c)
+        c = 6 * (jc.child - 1)  # body b owns columns 6(b - 1) … 6b - 1
+        G[..., jc.rows, c : c + 6] = Tct @ st.A_child
+        if jc.parent != 0:
+            p = 6 * (jc.parent - 1)
+            G[..., jc.rows, p : p + 6] = -Tct @ st.A_parent
     return G
 
 
 def _errors(system: System, states: list[_JointState], batch: tuple) -> np.ndarray:
     g = np.zeros(batch + (system.m,))
     for jc, st in zip(system.joints, states, strict=True):
-        g[..., jc.rows] = _mv(_T(st.T), st.e)
+        g[..., jc.rows] = _mv(_T(st.T_c), st.e)
     return g
 
 
@@ -151,7 +152,7 @@ def _stack_q(system: System, states: list[_JointState], batch: tuple) -> np.ndar
     return q
 
 
-def joint_coordinates(system: System, E, phi=None, q0=None):
+def joint_coordinates(system: System, T, phi=None, q0=None):
     """Joint variables ``q̂`` (and velocities ``α``) that reproduce the bodies' relative motion.
 
     ``q̂`` of each joint comes from Gauss–Newton on SE(3) (module docstring); the velocity
@@ -161,7 +162,7 @@ def joint_coordinates(system: System, E, phi=None, q0=None):
     Parameters
     ----------
     system : System
-    E : array_like, shape (..., N, 4, 4)
+    T : array_like, shape (..., N, 4, 4)
         Body frames (world from body).
     phi : array_like, shape (..., N, 6), optional
         Body twists; if given, the velocity variables are returned too.
@@ -182,31 +183,31 @@ def joint_coordinates(system: System, E, phi=None, q0=None):
         If a state array does not match the system, or the joint variables cannot be recovered
         (a joint far from its constraint).
     """
-    E, phi = _check_system_state(system, E, phi)
-    batch = E.shape[:-3]
-    states = _joint_states(system, E, _check_q0(system, q0, batch))
+    T, phi = _check_system_state(system, T, phi)
+    batch = T.shape[:-3]
+    states = _joint_states(system, T, _check_q0(system, q0, batch))
     q = _stack_q(system, states, np.broadcast_shapes(batch, *(s.q.shape[:-1] for s in states)))
     if phi is None:
         return q
     qd = np.zeros(q.shape[:-1] + (system.nv,))
     for jc, st in zip(system.joints, states, strict=True):
-        v_rel = _mv(st.A_child, phi[..., jc.child, :])
-        if jc.parent is not None:
-            v_rel = v_rel - _mv(st.A_parent, phi[..., jc.parent, :])
+        v_rel = _mv(st.A_child, phi[..., jc.child - 1, :])
+        if jc.parent != 0:
+            v_rel = v_rel - _mv(st.A_parent, phi[..., jc.parent - 1, :])
         qd[..., jc.v_index] = _mv(np.linalg.pinv(st.S), v_rel)
     return q, qd
 
 
-def constraint_jacobian(system: System, E, q0=None) -> np.ndarray:
+def constraint_jacobian(system: System, T, q0=None) -> np.ndarray:
     """The joint constraint matrix ``G`` with ``ġ = G Φ`` (Sueda eqs. 1.69–1.70, 1.81).
 
-    Joint ``j`` fills its rows ``system.joints[j].rows`` with ``Tᵀ Ad(E_s,child)`` in the child's
-    columns and ``-Tᵀ Ad(E_s,parent)`` in the parent's (module docstring).
+    Joint ``j`` fills its rows ``system.joints[j].rows`` with ``T_cᵀ Ad(T_s,child)`` in the child's
+    columns and ``-T_cᵀ Ad(T_s,parent)`` in the parent's (module docstring).
 
     Parameters
     ----------
     system : System
-    E : array_like, shape (..., N, 4, 4)
+    T : array_like, shape (..., N, 4, 4)
     q0 : array_like, shape (..., nq), optional
         Warm start for the joint variables (:func:`joint_coordinates`).
 
@@ -219,22 +220,22 @@ def constraint_jacobian(system: System, E, q0=None) -> np.ndarray:
     ValueError
         As :func:`joint_coordinates`.
     """
-    E, _ = _check_system_state(system, E)
-    states = _joint_states(system, E, _check_q0(system, q0, E.shape[:-3]))
-    return _assemble_G(system, states, _batch(E, states))
+    T, _ = _check_system_state(system, T)
+    states = _joint_states(system, T, _check_q0(system, q0, T.shape[:-3]))
+    return _assemble_G(system, states, _batch(T, states))
 
 
-def constraint_error(system: System, E, q0=None) -> np.ndarray:
-    """Position-level joint errors ``g = Tᵀ log(E_J(q̂)⁻¹ E_ps)`` (Sueda §1.12, eq. 1.81).
+def constraint_error(system: System, T, q0=None) -> np.ndarray:
+    """Position-level joint errors ``g = T_cᵀ log(T_J(q̂)⁻¹ T_ps)`` (Sueda §1.12, eq. 1.81).
 
-    Zero when every joint is intact; its derivative along ``E_b ← E_b exp([δ_b])`` is ``G δ`` on
+    Zero when every joint is intact; its derivative along ``T_b ← T_b exp([δ_b])`` is ``G δ`` on
     the constraint manifold (:func:`constraint_jacobian`).  Angular rows are in radians and
     linear rows in metres, in each joint's F_s coordinates.
 
     Parameters
     ----------
     system : System
-    E : array_like, shape (..., N, 4, 4)
+    T : array_like, shape (..., N, 4, 4)
     q0 : array_like, shape (..., nq), optional
         Warm start for the joint variables.
 
@@ -247,10 +248,10 @@ def constraint_error(system: System, E, q0=None) -> np.ndarray:
     ValueError
         As :func:`joint_coordinates`.
     """
-    E, _ = _check_system_state(system, E)
-    states = _joint_states(system, E, _check_q0(system, q0, E.shape[:-3]))
-    return _errors(system, states, _batch(E, states))
+    T, _ = _check_system_state(system, T)
+    states = _joint_states(system, T, _check_q0(system, q0, T.shape[:-3]))
+    return _errors(system, states, _batch(T, states))
 
 
-def _batch(E: np.ndarray, states: list[_JointState]) -> tuple:
-    return np.broadcast_shapes(E.shape[:-3], *(s.q.shape[:-1] for s in states))
+def _batch(T: np.ndarray, states: list[_JointState]) -> tuple:
+    return np.broadcast_shapes(T.shape[:-3], *(s.q.shape[:-1] for s in states))

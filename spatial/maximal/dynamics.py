@@ -1,6 +1,6 @@
 """The unconstrained dynamics of the bodies in maximal coordinates (Sueda §1.7, eqs. 1.21–1.30).
 
-The mass matrix is block diagonal, ``M = diag(M_0, …, M_{N-1})``, each block the constant
+The mass matrix is block diagonal, ``M = diag(M_1, …, M_N)``, each block the constant
 spatial inertia of a body in its own frame.  The bias wrenches are Newton–Euler's Coriolis term
 ``ad(φ)ᵀMφ`` plus gravity, body by body (Sueda eq. 1.21).
 
@@ -34,7 +34,7 @@ __all__ = ["mass_matrix", "bias_wrenches", "gyroscopic_jacobian"]
 
 
 def mass_matrix(system: System) -> np.ndarray:
-    """Block-diagonal mass matrix ``M = diag(M_0, …, M_{N-1})`` (6N x 6N), Sueda §1.7, §1.10.
+    """Block-diagonal mass matrix ``M = diag(M_1, …, M_N)`` (6N x 6N), Sueda §1.7, §1.10.
 
     Each block is the body's spatial inertia in its own coordinates, constant in time.
 
@@ -53,19 +53,19 @@ def mass_matrix(system: System) -> np.ndarray:
     return M
 
 
-def _bias(system: System, E: np.ndarray, phi: np.ndarray) -> np.ndarray:
+def _bias(system: System, T: np.ndarray, phi: np.ndarray) -> np.ndarray:
     I = np.stack(system.inertia)
-    f = _coriolis(I, phi) + _gravity(I, E, system.gravity)
+    f = _coriolis(I, phi) + _gravity(I, T, system.gravity)
     return f.reshape(f.shape[:-2] + (6 * system.N,))
 
 
-def bias_wrenches(system: System, E, phi) -> np.ndarray:
+def bias_wrenches(system: System, T, phi) -> np.ndarray:
     """Stacked Coriolis and gravity wrenches ``ad(φ)ᵀ M φ + M [0; Rᵀ g]`` (Sueda eq. 1.21).
 
     Parameters
     ----------
     system : System
-    E : array_like, shape (..., N, 4, 4)
+    T : array_like, shape (..., N, 4, 4)
     phi : array_like, shape (..., N, 6)
 
     Returns
@@ -78,8 +78,8 @@ def bias_wrenches(system: System, E, phi) -> np.ndarray:
     ValueError
         If the state does not match the system.
     """
-    E, phi = _check_system_state(system, E, phi)
-    return _bias(system, E, phi)
+    T, phi = _check_system_state(system, T, phi)
+    return _bias(system, T, phi)
 
 
 def _gyroscopic_blocks(I: np.ndarray, phi: np.ndarray) -> np.ndarray:

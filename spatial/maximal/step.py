@@ -8,7 +8,7 @@ system
     M̂ Φ⁺ = f̃ + Gᵀλ,      G Φ⁺ = -γ g,                     (Sueda eqs. 1.73–1.74, 1.82)
     M̂ = M - h D - h² K,   f̃ = M Φ + h (ad(φ)ᵀMφ + f_gravity + f - D Φ),
 
-followed by ``E_i⁺ = E_i exp(h [φ_i⁺])`` (Sueda eq. 1.29).
+followed by ``T_i⁺ = T_i exp(h [φ_i⁺])`` (Sueda eq. 1.29).
 
 The gyroscopic wrench ``c(φ) = ad(φ)ᵀMφ`` is explicit by default (Sueda eq. 1.28); the
 ``gyroscopic`` option treats it like a damping force weighted by ``θ`` (``"implicit"``: 1,
@@ -24,7 +24,7 @@ whose axes are parallel) make ``G M⁻¹ Gᵀ`` singular: the step reports it wi
 unless a ``regularization`` ``ε > 0`` is given, which solves ``G Φ⁺ + ε λ = -γ g`` instead
 (constraint regularization, ArtiSynth §0.11, with ``ε = γα/h²`` in its notation).
 
-Batching: the states ``E (..., N, 4, 4)``, ``φ (..., N, 6)`` may carry leading batch dimensions
+Batching: the states ``T (..., N, 4, 4)``, ``φ (..., N, 6)`` may carry leading batch dimensions
 (a fan of initial conditions) for everything except contact, whose complementarity solvers work
 on one problem at a time.
 """
@@ -68,7 +68,7 @@ class StepResult:
 
     Attributes
     ----------
-    E : ndarray, shape (..., N, 4, 4)
+    T : ndarray, shape (..., N, 4, 4)
         Frames after the step.
     phi : ndarray, shape (..., N, 6)
         Body twists after the step.
@@ -79,13 +79,13 @@ class StepResult:
     lam : ndarray, shape (..., m)
         Joint constraint impulses (N s, N m s), ``M̂ Φ⁺ = f̃ + Gᵀλ``.
     joint_wrench : ndarray, shape (..., n_joints, 6)
-        ``T λ / h`` per joint: the constraint wrench ``[n; f]`` the parent exerts on the child,
+        ``T_c λ / h`` per joint: the constraint wrench ``[n; f]`` the parent exerts on the child,
         in the child's joint frame F_s (zero for joints without rows).
     contact : ContactResult or None
         Contacts with the ground (possibly none) if a ground was given, else None.
     """
 
-    E: np.ndarray
+    T: np.ndarray
     phi: np.ndarray
     q: np.ndarray
     error: np.ndarray
@@ -122,7 +122,7 @@ def _regularize(M: np.ndarray, G: np.ndarray, eps: float):
 
 def kkt_step(
     system: System,
-    E,
+    T,
     phi,
     h: float,
     *,
@@ -137,12 +137,12 @@ def kkt_step(
 
     Solves ``M̂ Φ⁺ = f̃ + Gᵀλ``, ``G Φ⁺ = -γ g`` (module docstring; Sueda eqs. 1.30, 1.73,
     1.82) with the contacts as complementarity rows when a ground is given (Sueda eqs.
-    1.79–1.80, 1.88), then moves every frame, ``E_i⁺ = E_i exp(h [φ_i⁺])`` (Sueda eq. 1.29).
+    1.79–1.80, 1.88), then moves every frame, ``T_i⁺ = T_i exp(h [φ_i⁺])`` (Sueda eq. 1.29).
 
     Parameters
     ----------
     system : System
-    E : array_like, shape (..., N, 4, 4)
+    T : array_like, shape (..., N, 4, 4)
         Body frames at the start of the step.
     phi : array_like, shape (..., N, 6)
         Body twists at the start of the step.
@@ -184,15 +184,15 @@ def kkt_step(
     spatial.contact.LCPError
         If the contact solver does not converge.
     """
-    E, phi = _check_system_state(system, E, phi)
+    T, phi = _check_system_state(system, T, phi)
     theta = _gyroscopic_weight(gyroscopic)
     h = positive_scalar(h, "h (time step)")
     gamma = nonnegative_scalar(baumgarte, "baumgarte")
     eps = nonnegative_scalar(regularization, "regularization")
     if ground is not None and not isinstance(ground, GroundPlane):
         raise ValueError(f"ground must be a GroundPlane or None, got {ground!r}")
-    if ground is not None and E.ndim != 3:
-        raise ValueError("contact needs a single state: E of shape (N, 4, 4), no batch dimensions")
+    if ground is not None and T.ndim != 3:
+        raise ValueError("contact needs a single state: T of shape (N, 4, 4), no batch dimensions")
     if ground is not None and theta:
         raise ValueError(
             f"gyroscopic={gyroscopic!r} does not work with contact: D_gyro makes M̂ non-symmetric "
@@ -204,9 +204,9 @@ def kkt_step(
             raise ValueError(f"forces must be spatial.forces.Force objects, got {force!r}")
 
     n = 6 * system.N
-    states = _joint_states(system, E, _check_q0(system, q0, E.shape[:-3]))
-    batch = _batch(E, states)
-    E = np.broadcast_to(E, batch + E.shape[-3:])
+    states = _joint_states(system, T, _check_q0(system, q0, T.shape[:-3]))
+    batch = _batch(T, states)
+    T = np.broadcast_to(T, batch + T.shape[-3:])
     phi = np.broadcast_to(phi, batch + phi.shape[-2:])
     G = _assemble_G(system, states, batch)
     g = _errors(system, states, batch)
@@ -215,13 +215,13 @@ def kkt_step(
     # linearly implicit Euler: (M - hD - h²K) Φ⁺ = M Φ + h (f_bias + f - D Φ)   (Sueda eq. 1.30)
     M = np.broadcast_to(mass_matrix(system), batch + (n, n))
     Phi = phi.reshape(batch + (n,))
-    f_tilde = _mv(M, Phi) + h * _bias(system, E, phi)
+    f_tilde = _mv(M, Phi) + h * _bias(system, T, phi)
     if theta:
         D = theta * _gyroscopic_jacobian(system, phi)
         M = M - h * D
         f_tilde = f_tilde - h * _mv(D, Phi)
     if forces:
-        f, K, D = assemble(forces, E, phi)
+        f, K, D = assemble(forces, T, phi)
         M = M - h * D - h * h * K
         f_tilde = f_tilde + h * (f - _mv(D, Phi))
 
@@ -236,7 +236,7 @@ def kkt_step(
 
     contact, nc = None, 0
     if ground is not None:
-        bodies, points, gap, J = _contact_rows(system, E, ground)
+        bodies, points, gap, J = _contact_rows(system, T, ground)
         nc = len(bodies)
         empty = np.zeros(0)
         contact = ContactResult(bodies, points, gap, empty, empty.reshape(0, 2))
@@ -256,11 +256,11 @@ def kkt_step(
         x, lam = np.linalg.solve(M, f_tilde[..., None])[..., 0], np.zeros(batch + (0,))
 
     phi_next = x[..., :n].reshape(batch + (system.N, 6))
-    E_next = E @ exp_se3(h * phi_next)
+    T_next = T @ exp_se3(h * phi_next)
     wrench = np.zeros(batch + (len(system.joints), 6))
     for j, (jc, st) in enumerate(zip(system.joints, states, strict=True)):
-        wrench[..., j, :] = _mv(st.T, lam[..., jc.rows]) / h
-    return StepResult(E_next, phi_next, _stack_q(system, states, batch), g, lam, wrench, contact)
+        wrench[..., j, :] = _mv(st.T_c, lam[..., jc.rows]) / h
+    return StepResult(T_next, phi_next, _stack_q(system, states, batch), g, lam, wrench, contact)
 
 
 @dataclass
@@ -270,7 +270,7 @@ class Trajectory:
     Attributes
     ----------
     t : ndarray, shape (n_steps + 1,)
-    E : ndarray, shape (n_steps + 1, ..., N, 4, 4)
+    T : ndarray, shape (n_steps + 1, ..., N, 4, 4)
     phi : ndarray, shape (n_steps + 1, ..., N, 6)
     q : ndarray, shape (n_steps + 1, ..., nq)
         Joint variables recovered at every stored state.
@@ -283,7 +283,7 @@ class Trajectory:
     """
 
     t: np.ndarray
-    E: np.ndarray
+    T: np.ndarray
     phi: np.ndarray
     q: np.ndarray
     error: np.ndarray
@@ -293,7 +293,7 @@ class Trajectory:
 
 def simulate_system(
     system: System,
-    E0,
+    T0,
     phi0,
     h: float,
     n_steps: int,
@@ -313,7 +313,7 @@ def simulate_system(
     ----------
     system, forces, baumgarte, regularization, ground, q0, gyroscopic
         As in :func:`kkt_step` (``q0`` warm-starts the first step only).
-    E0 : array_like, shape (..., N, 4, 4)
+    T0 : array_like, shape (..., N, 4, 4)
     phi0 : array_like, shape (..., N, 6)
         Initial state.
     h : float
@@ -333,7 +333,7 @@ def simulate_system(
     if isinstance(n_steps, bool) or not isinstance(n_steps, int | np.integer) or n_steps < 0:
         raise ValueError(f"n_steps must be a non-negative integer, got {n_steps!r}")
     h = positive_scalar(h, "h (time step)")
-    E, phi = _check_system_state(system, E0, phi0)
+    T, phi = _check_system_state(system, T0, phi0)
     _gyroscopic_weight(gyroscopic)
     options = dict(
         forces=forces,
@@ -342,29 +342,29 @@ def simulate_system(
         ground=ground,
         gyroscopic=gyroscopic,
     )
-    Es, phis, qs, errors, wrenches, contacts = [E], [phi], [], [], [], []
+    poses, phis, qs, errors, wrenches, contacts = [T], [phi], [], [], [], []
     for _ in range(n_steps):
-        step = kkt_step(system, E, phi, h, q0=q0, **options)
-        E, phi, q0 = step.E, step.phi, step.q
-        Es.append(E)
+        step = kkt_step(system, T, phi, h, q0=q0, **options)
+        T, phi, q0 = step.T, step.phi, step.q
+        poses.append(T)
         phis.append(phi)
         qs.append(step.q)
         errors.append(step.error)
         wrenches.append(step.joint_wrench)
         contacts.append(step.contact)
-    states = _joint_states(system, E, _check_q0(system, q0, E.shape[:-3]))
-    batch = _batch(E, states)
+    states = _joint_states(system, T, _check_q0(system, q0, T.shape[:-3]))
+    batch = _batch(T, states)
     qs.append(_stack_q(system, states, batch))
     errors.append(_errors(system, states, batch))
-    shape = np.broadcast_shapes(E.shape[:-3], phi.shape[:-2], batch)
-    Es = [np.broadcast_to(x, shape + x.shape[-3:]) for x in Es]
+    shape = np.broadcast_shapes(T.shape[:-3], phi.shape[:-2], batch)
+    poses = [np.broadcast_to(x, shape + x.shape[-3:]) for x in poses]
     phis = [np.broadcast_to(x, shape + x.shape[-2:]) for x in phis]
     qs = [np.broadcast_to(x, shape + x.shape[-1:]) for x in qs]
     errors = [np.broadcast_to(x, shape + x.shape[-1:]) for x in errors]
     wrench = np.stack(wrenches) if wrenches else np.zeros((0,) + shape + (len(system.joints), 6))
     return Trajectory(
         h * np.arange(n_steps + 1),
-        np.stack(Es),
+        np.stack(poses),
         np.stack(phis),
         np.stack(qs),
         np.stack(errors),

@@ -1,10 +1,14 @@
 """Rigid bodies in maximal coordinates: the system, its joints and its ground (Sueda §1.9–1.13).
 
-Every body ``i = 0 … N-1`` keeps its own state, the frame ``E_i = E_world,i`` (4x4) and the body
-twist ``φ_i = [ω; v]`` (Sueda §1.1–1.2); the generalized velocity is the stack
-``Φ = [φ_0; …; φ_{N-1}]`` (6N) and the mass matrix is block diagonal with the constant body
-inertias (Sueda §1.7).  Joints do not remove coordinates: they add *constraint rows*.  Body
-indices follow :mod:`spatial.forces` (``0 … N-1``, ``None`` = the fixed world).
+Bodies are numbered ``1 … N`` and ``0`` is the fixed world (ground), as in Featherstone's regular
+numbering, :class:`spatial.Model` and :mod:`spatial.forces`; a system built from a tree by
+:func:`~spatial.maximal.from_model` gives every body the number it has in the tree.  Every body
+``b`` keeps its own state, the 4x4 frame ``T_b = T_world,b`` (Sueda writes E for this frame) and
+the body twist ``φ_b = [ω; v]`` (Sueda §1.1–1.2).  The state arrays hold the ``N`` bodies
+without the world: body ``b`` is row ``b - 1`` of ``T (..., N, 4, 4)`` and ``φ (..., N, 6)`` and
+block ``b - 1`` of the generalized velocity ``Φ = [φ_1; …; φ_N]`` (6N).  The mass matrix is block
+diagonal with the constant body inertias (Sueda §1.7).  Joints do not remove coordinates: they
+add *constraint rows*.
 
 This module holds the data: a :class:`System` of bodies, the :class:`JointConstraint` of each
 joint (a joint model between a frame on the parent and a frame on the child) and the
@@ -17,7 +21,7 @@ joint (a joint model between a frame on the parent and a frame on the child) and
 * :mod:`~spatial.maximal.contact` — contact rows against the ground (Sueda §1.11);
 * :mod:`~spatial.maximal.step` — the KKT step and the simulation loop (Sueda §1.8–1.13).
 
-The state ``(E, φ)`` lives outside the system, in arrays ``E (..., N, 4, 4)`` and
+The state ``(T, φ)`` lives outside the system, in arrays ``T (..., N, 4, 4)`` and
 ``φ (..., N, 6)`` that may carry leading batch dimensions.
 """
 
@@ -66,11 +70,11 @@ _DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
 _FRICTION = ("pyramid", "polyhedral", "box", "gauss-seidel")
 
 
-def _single_frame(E, name: str) -> np.ndarray:
-    E = _as_frame(E, name)
-    if E.shape != (4, 4):
-        raise ValueError(f"{name} must be a single 4x4 frame, got shape {E.shape}")
-    return E
+def _single_frame(T, name: str) -> np.ndarray:
+    T = _as_frame(T, name)
+    if T.shape != (4, 4):
+        raise ValueError(f"{name} must be a single 4x4 frame, got shape {T.shape}")
+    return T
 
 
 # ----------------------------------------------------------------------------- the system
@@ -84,15 +88,15 @@ class JointConstraint:
     ----------
     joint : Joint
         The joint model (:mod:`spatial.joints`); it allows ``v_J = S α`` of F_s relative to F_p.
-    parent : int or None
-        Parent body index, ``None`` for the fixed world.
+    parent : int
+        Parent body number, ``0`` for the fixed world.
     child : int
-        Child body index.
+        Child body number, ``1 … N``.
     parent_frame : ndarray, shape (4, 4)
-        ``E_parent,Fp``: the predecessor frame in the parent's coordinates (world coordinates when
+        ``T_parent,Fp``: the predecessor frame in the parent's coordinates (world coordinates when
         the parent is the world).
     child_frame : ndarray, shape (4, 4)
-        ``E_child,Fs``: the successor frame in the child's coordinates.
+        ``T_child,Fs``: the successor frame in the child's coordinates.
     name : str
     rows : slice
         This joint's rows of the constraint matrix ``G`` (``6 - nv`` of them).
@@ -101,7 +105,7 @@ class JointConstraint:
     """
 
     joint: Joint
-    parent: int | None
+    parent: int
     child: int
     parent_frame: np.ndarray
     child_frame: np.ndarray
@@ -176,8 +180,12 @@ class System:
     """Rigid bodies in maximal coordinates with joints and contact points (Sueda part 1).
 
     Build it with :meth:`add_body`, :meth:`add_joint` and :meth:`add_contact_points`; the state
-    ``(E, φ)`` lives outside, in arrays ``E (..., N, 4, 4)`` and ``φ (..., N, 6)``.
+    ``(T, φ)`` lives outside, in arrays ``T (..., N, 4, 4)`` and ``φ (..., N, 6)``.
     :func:`spatial.maximal.from_model` builds the system of a kinematic tree.
+
+    Bodies are numbered ``1 … N`` in the order they are added and ``0`` is the fixed world (the
+    numbering of :class:`spatial.Model`).  The state arrays have no row for the world: body ``b``
+    is row ``b - 1`` of ``T`` and ``φ`` and block ``b - 1`` of the 6N generalized vectors.
 
     Parameters
     ----------
@@ -191,7 +199,7 @@ class System:
     names : list of str
     joints : list of JointConstraint
     contact_points : list of (int, ndarray (k, 3))
-        Body index and body-fixed points that can touch a :class:`GroundPlane`.
+        Body number and body-fixed points that can touch a :class:`GroundPlane`.
     nq, nv : int
         Total numbers of joint position and velocity variables.
     m : int
@@ -205,8 +213,10 @@ class System:
     >>> from spatial.joints import Revolute
     >>> system = sp.maximal.System()
     >>> rod = system.add_body(sp.cylinder_inertia(1.0, 0.02, 1.0))
+    >>> rod  # body 1; 0 is the world
+    1
     >>> top = sp.frame(np.eye(3), [0.0, 0.0, 0.5])  # the hinge in the rod's (centre) frame
-    >>> system.add_joint(Revolute("y"), None, rod, child_frame=top)
+    >>> system.add_joint(Revolute("y"), 0, rod, child_frame=top)
     0
     >>> system.N, system.m
     (1, 5)
@@ -232,27 +242,30 @@ class System:
         """Number of bodies."""
         return len(self.inertia)
 
-    def _body_index(self, b, name: str, allow_world: bool) -> int | None:
-        if b is None and allow_world:
-            return None
+    def _body_number(self, b, role: str, allow_world: bool) -> int:
+        """Validated body number of a ``role`` ("parent", "child", "contact") body or name."""
         if isinstance(b, str):
             return self.body(b)
-        if isinstance(b, bool) or not isinstance(b, int | np.integer) or not 0 <= b < self.N:
-            world = "; None is the world" if allow_world else ""
-            raise ValueError(
-                f"{name} body {b!r} is not in the system (bodies 0 … {self.N - 1}{world})"
-            )
+        bodies = f"bodies are numbered 1 … {self.N} and 0 is the world"
+        if b is None:
+            raise ValueError(f"{role} body None is not accepted: {bodies}")
+        if isinstance(b, bool) or not isinstance(b, int | np.integer) or not 0 <= b <= self.N:
+            raise ValueError(f"{role} body {b!r} is not in the system ({bodies})")
+        if b == 0 and not allow_world:
+            raise ValueError(f"{role} body 0 is the fixed world; it must be a body 1 … {self.N}")
         return int(b)
 
     def body(self, name: str) -> int:
-        """Index of the body called ``name`` (ValueError if there is none)."""
+        """Number ``1 … N`` of the body called ``name`` (ValueError if there is none)."""
         try:
-            return self.names.index(name)
+            return self.names.index(name) + 1
         except ValueError:
             raise ValueError(f"no body named {name!r}") from None
 
     def add_body(self, inertia, name: str | None = None) -> int:
-        """Append a body with spatial inertia ``inertia`` (body coordinates); return its index.
+        """Append a body with spatial inertia ``inertia`` (body coordinates); return its number.
+
+        The first body is number 1 (0 is the world), the next 2, and so on.
 
         Parameters
         ----------
@@ -268,7 +281,7 @@ class System:
             rotational inertia (:func:`spatial.validate_inertia`; a point mass is rejected,
             maximal coordinates need to invert the inertia), or the name is taken.
         """
-        i = self.N
+        i = self.N + 1
         M = validate_inertia(inertia, f"inertia of body {i}")
         if M.shape != (6, 6):
             raise ValueError(f"inertia of body {i} must be a single 6x6 matrix, got {M.shape}")
@@ -288,38 +301,40 @@ class System:
         child_frame=None,
         name: str | None = None,
     ) -> int:
-        """Connect ``child`` to ``parent`` (``None`` = world) by ``joint``; return the joint index.
+        """Connect ``child`` to ``parent`` (``0`` = world) by ``joint``; return the joint index.
 
         Parameters
         ----------
         joint : Joint
             Any joint of :mod:`spatial.joints` (``Free`` adds no rows).
-        parent : int, str or None
-            Parent body (index or name), ``None`` for the fixed world.
+        parent : int or str
+            Parent body (number or name), ``0`` for the fixed world.
         child : int or str
-            Child body.
+            Child body (number ``1 … N`` or name).
         parent_frame : array_like, shape (4, 4), optional
-            ``E_parent,Fp``: the joint's predecessor frame in parent coordinates (world
+            ``T_parent,Fp``: the joint's predecessor frame in parent coordinates (world
             coordinates for the world); default identity.
         child_frame : array_like, shape (4, 4), optional
-            ``E_child,Fs``: the successor frame in child coordinates; default identity.
+            ``T_child,Fs``: the successor frame in child coordinates; default identity.
         name : str, optional
             Default ``"joint<j>"``.
 
         Raises
         ------
         ValueError
-            If a body is not in the system, parent and child coincide, a frame is not rigid, or
+            If a body is not in the system (``None`` is not accepted: 0 is the world), the child
+            is the world, parent and child coincide, a frame is not rigid, or
             the joint is not a usable joint model (not a :class:`~spatial.joints.Joint`, or its
             ``transform``, ``motion_subspace`` or ``constraint_subspace`` is missing or
-            inconsistent: ``T`` must be 6 x (6 - nv) with ``Tᵀ S = 0`` and full rank).
+            inconsistent: the constraint-force subspace ``T_c`` must be 6 x (6 - nv) with
+            ``T_cᵀ S = 0`` and full rank).
         """
         j = len(self.joints)
         if not isinstance(joint, Joint):
             raise ValueError(f"unsupported joint type {joint!r}: expected a spatial.joints.Joint")
         _check_joint_model(joint)
-        p = self._body_index(parent, "parent", allow_world=True)
-        c = self._body_index(child, "child", allow_world=False)
+        p = self._body_number(parent, "parent", allow_world=True)
+        c = self._body_number(child, "child", allow_world=False)
         if p == c:
             raise ValueError(f"joint {j} connects body {c} to itself")
         frames = []
@@ -350,15 +365,17 @@ class System:
         Parameters
         ----------
         body : int or str
+            Body number ``1 … N`` or name.
         points : array_like, shape (k, 3)
             In body coordinates.
 
         Raises
         ------
         ValueError
-            If the body is not in the system or ``points`` is not a finite (k, 3) array.
+            If the body is not a body of the system (the world has no contact points) or
+            ``points`` is not a finite (k, 3) array.
         """
-        b = self._body_index(body, "contact", allow_world=False)
+        b = self._body_number(body, "contact", allow_world=False)
         pts = as_array(points, "points", (3,))
         if pts.ndim != 2:
             raise ValueError(f"points must have shape (k, 3), got {pts.shape}")
@@ -376,12 +393,12 @@ class System:
 
 
 def _check_joint_model(joint: Joint) -> None:
-    """Raise ``ValueError`` unless the joint gives consistent ``X_J``, ``S`` and ``T`` at rest."""
+    """Raise ``ValueError`` unless the joint gives consistent ``X_J``, ``S`` and ``T_c`` at rest."""
     try:
         q = joint.neutral()
         X = joint.transform(q)
         S = joint.motion_subspace(q)
-        T = joint.constraint_subspace(q)
+        T_c = joint.constraint_subspace(q)
     except NotImplementedError:
         raise ValueError(
             f"unsupported joint type {type(joint).__name__}: it must implement transform, "
@@ -391,35 +408,35 @@ def _check_joint_model(joint: Joint) -> None:
     ok = (
         np.shape(X) == (6, 6)
         and np.shape(S) == (6, joint.nv)
-        and np.shape(T) == (6, r)
-        and np.abs(T.T @ S).max(initial=0.0) < 1e-9
-        and np.linalg.matrix_rank(T) == r
+        and np.shape(T_c) == (6, r)
+        and np.abs(T_c.T @ S).max(initial=0.0) < 1e-9
+        and np.linalg.matrix_rank(T_c) == r
     )
     if not ok:
         raise ValueError(
             f"unsupported joint type {type(joint).__name__}: its X_J, S (6 x nv) and "
-            "T (6 x (6 - nv), Tᵀ S = 0, full rank) are inconsistent"
+            "T_c (6 x (6 - nv), T_cᵀ S = 0, full rank) are inconsistent"
         )
 
 
 # ----------------------------------------------------------------------------- state checks
 
 
-def _check_system_state(system: System, E, phi=None):
-    """Validate ``E (..., N, 4, 4)`` (and ``φ (..., N, 6)``) against the system's body count."""
-    E = _as_frame(E, "E")
-    if E.ndim < 3 or E.shape[-3] != system.N:
+def _check_system_state(system: System, T, phi=None):
+    """Validate ``T (..., N, 4, 4)`` (and ``φ (..., N, 6)``) against the system's body count."""
+    T = _as_frame(T, "T")
+    if T.ndim < 3 or T.shape[-3] != system.N:
         raise ValueError(
-            f"E must have shape (..., {system.N}, 4, 4), one frame per body, got {E.shape}"
+            f"T must have shape (..., {system.N}, 4, 4), one frame per body, got {T.shape}"
         )
     if phi is None:
-        return E, None
+        return T, None
     phi = as_array(phi, "phi", (6,))
     if phi.ndim < 2 or phi.shape[-2] != system.N:
         raise ValueError(f"phi must have shape (..., {system.N}, 6), got {phi.shape}")
-    batch = np.broadcast_shapes(E.shape[:-3], phi.shape[:-2])
+    batch = np.broadcast_shapes(T.shape[:-3], phi.shape[:-2])
     return (
-        np.broadcast_to(E, batch + E.shape[-3:]),
+        np.broadcast_to(T, batch + T.shape[-3:]),
         np.broadcast_to(phi, batch + phi.shape[-2:]),
     )
 
