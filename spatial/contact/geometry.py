@@ -217,9 +217,9 @@ def _plane(normal, offset) -> tuple[np.ndarray, np.ndarray]:
     return n, as_scalar_array(offset, "offset")
 
 
-def _pose(E, name: str) -> tuple[np.ndarray, np.ndarray]:
-    E = _as_frame(E, name)
-    return E[..., :3, :3], E[..., :3, 3]
+def _pose(T, name: str) -> tuple[np.ndarray, np.ndarray]:
+    T = _as_frame(T, name)
+    return T[..., :3, :3], T[..., :3, 3]
 
 
 _SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], float)
@@ -231,7 +231,7 @@ def box_vertices(pose, half_extents) -> np.ndarray:
     Parameters
     ----------
     pose : array_like, shape (..., 4, 4)
-        The box's frame in the world (``E_world,box``).
+        The box's frame in the world (``T_world,box``).
     half_extents : array_like, shape (3,)
 
     Returns
