@@ -125,6 +125,12 @@ def _joint_states(system: System, T: np.ndarray, q0: np.ndarray) -> list[_JointS
     return states
 
 
+def _joint_states_at(system: System, T: np.ndarray, q0) -> tuple[list[_JointState], tuple]:
+    """The joint states at validated frames ``T`` (warm start ``q0``) and their batch shape."""
+    states = _joint_states(system, T, _check_q0(system, q0, T.shape[:-3]))
+    return states, np.broadcast_shapes(T.shape[:-3], *(s.q.shape[:-1] for s in states))
+
+
 def _assemble_G(system: System, states: list[_JointState], batch: tuple) -> np.ndarray:
     """Constraint matrix ``G (..., m, 6N)``: joint ``j``'s rows ``T_cᵀ [-A_parent, A_child]``."""
     G = np.zeros(batch + (system.m, 6 * system.N))
@@ -184,9 +190,8 @@ def joint_coordinates(system: System, T, phi=None, q0=None):
         (a joint far from its constraint).
     """
     T, phi = _check_system_state(system, T, phi)
-    batch = T.shape[:-3]
-    states = _joint_states(system, T, _check_q0(system, q0, batch))
-    q = _stack_q(system, states, np.broadcast_shapes(batch, *(s.q.shape[:-1] for s in states)))
+    states, batch = _joint_states_at(system, T, q0)
+    q = _stack_q(system, states, batch)
     if phi is None:
         return q
     qd = np.zeros(q.shape[:-1] + (system.nv,))
@@ -221,8 +226,7 @@ def constraint_jacobian(system: System, T, q0=None) -> np.ndarray:
         As :func:`joint_coordinates`.
     """
     T, _ = _check_system_state(system, T)
-    states = _joint_states(system, T, _check_q0(system, q0, T.shape[:-3]))
-    return _assemble_G(system, states, _batch(T, states))
+    return _assemble_G(system, *_joint_states_at(system, T, q0))
 
 
 def constraint_error(system: System, T, q0=None) -> np.ndarray:
@@ -249,9 +253,4 @@ def constraint_error(system: System, T, q0=None) -> np.ndarray:
         As :func:`joint_coordinates`.
     """
     T, _ = _check_system_state(system, T)
-    states = _joint_states(system, T, _check_q0(system, q0, T.shape[:-3]))
-    return _errors(system, states, _batch(T, states))
-
-
-def _batch(T: np.ndarray, states: list[_JointState]) -> tuple:
-    return np.broadcast_shapes(T.shape[:-3], *(s.q.shape[:-1] for s in states))
+    return _errors(system, *_joint_states_at(system, T, q0))

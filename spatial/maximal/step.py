@@ -40,10 +40,10 @@ from .._batched import mv as _mv
 from .._validate import nonnegative_scalar, positive_scalar
 from ..forces import Force, assemble
 from ..se3 import exp_se3
-from .constraints import _assemble_G, _batch, _errors, _joint_states, _stack_q
+from .constraints import _assemble_G, _errors, _joint_states_at, _stack_q
 from .contact import ContactResult, _contact_rows, _solve_contact
 from .dynamics import _bias, _gyroscopic_jacobian, mass_matrix
-from .system import GroundPlane, System, _check_q0, _check_system_state
+from .system import GroundPlane, System, _check_system_state
 
 __all__ = ["StepResult", "Trajectory", "kkt_step", "simulate_system"]
 
@@ -204,8 +204,7 @@ def kkt_step(
             raise ValueError(f"forces must be spatial.forces.Force objects, got {force!r}")
 
     n = 6 * system.N
-    states = _joint_states(system, T, _check_q0(system, q0, T.shape[:-3]))
-    batch = _batch(T, states)
+    states, batch = _joint_states_at(system, T, q0)
     T = np.broadcast_to(T, batch + T.shape[-3:])
     phi = np.broadcast_to(phi, batch + phi.shape[-2:])
     G = _assemble_G(system, states, batch)
@@ -352,8 +351,7 @@ def simulate_system(
         errors.append(step.error)
         wrenches.append(step.joint_wrench)
         contacts.append(step.contact)
-    states = _joint_states(system, T, _check_q0(system, q0, T.shape[:-3]))
-    batch = _batch(T, states)
+    states, batch = _joint_states_at(system, T, q0)
     qs.append(_stack_q(system, states, batch))
     errors.append(_errors(system, states, batch))
     shape = np.broadcast_shapes(T.shape[:-3], phi.shape[:-2], batch)
