@@ -10,7 +10,8 @@ Every routine here works in world coordinates and returns a :class:`ContactGeome
 arrays ``point (..., k, 3)``, ``normal (..., k, 3)``, ``gap (..., k)``: ``k`` candidate contacts
 per pair of shapes, always the same ``k`` for a given pair of shape types (a box on a plane
 has 8 candidates, one per vertex, whether or not they touch), so candidates keep their
-identity from one configuration to the next.  Leading batch dimensions of the poses broadcast.
+identity from one configuration to the next.  Poses are 4x4 frames ``T_world,shape`` (Sueda
+writes E for this frame); their leading batch dimensions broadcast.
 
 Line and surface contacts are represented by finitely many point contacts, as §11.6
 recommends for polyhedra: a box face on a plane by its four vertices, a capsule lying on a

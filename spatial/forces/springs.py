@@ -11,7 +11,8 @@ stress-based springs.
   (ArtiSynth §0.13, quadratic strain) — written with the stress ``σ = F/l``, so ``f₁ = σ Δx``
   splits into a material and a geometric stiffness and needs no direction ``Δx/l``.
 
-Conventions (frames, ``K = ∂f/∂x`` under ``T exp([δ])``, ``D = ∂f/∂φ``): :mod:`spatial.forces.base`.
+Conventions (4x4 frames ``T``, which Sueda writes E for this frame; body numbers, 0 the world;
+``K = ∂f/∂x`` under ``T exp([δ])``, ``D = ∂f/∂φ``): :mod:`spatial.forces.base`.
 Positive tension pulls the end points together.
 """
 

@@ -1,9 +1,9 @@
 """One free rigid body in maximal coordinates: Newton–Euler in body coordinates, Euler on SE(3).
 
-The state is the body's frame ``T = T_world,body = [[R, p], [0, 1]]`` and its body twist
-``φ = [ω; v]`` (both in body coordinates, ``v`` the velocity of the body frame's origin), with
-``Ṫ = T [φ]`` (Sueda eq. 1.8).  The body's spatial inertia ``M`` is expressed in its own frame, so
-it is constant; the frame need not sit at the centre of mass.
+The state is the body's 4x4 frame ``T = T_world,body = [[R, p], [0, 1]]`` (Sueda writes E for this
+frame) and its body twist ``φ = [ω; v]`` (both in body coordinates, ``v`` the velocity of the body
+frame's origin), with ``Ṫ = T [φ]`` (Sueda eq. 1.8).  The body's spatial inertia ``M`` is
+expressed in its own frame, so it is constant; the frame need not sit at the centre of mass.
 
 Newton–Euler in body coordinates (Sueda eq. 1.21, Featherstone eq. 2.68):
 

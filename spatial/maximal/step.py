@@ -8,7 +8,8 @@ system
     M̂ Φ⁺ = f̃ + Gᵀλ,      G Φ⁺ = -γ g,                     (Sueda eqs. 1.73–1.74, 1.82)
     M̂ = M - h D - h² K,   f̃ = M Φ + h (ad(φ)ᵀMφ + f_gravity + f - D Φ),
 
-followed by ``T_i⁺ = T_i exp(h [φ_i⁺])`` (Sueda eq. 1.29).
+followed by ``T_i⁺ = T_i exp(h [φ_i⁺])`` (Sueda eq. 1.29; ``T_i`` is body ``i``'s 4x4 frame, and
+Sueda writes E for this frame).
 
 The gyroscopic wrench ``c(φ) = ad(φ)ᵀMφ`` is explicit by default (Sueda eq. 1.28); the
 ``gyroscopic`` option treats it like a damping force weighted by ``θ`` (``"implicit"``: 1,
