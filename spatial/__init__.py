@@ -13,8 +13,12 @@ Conventions used everywhere in the package
   ``X_BA = rot(E) @ xlt(r)`` with ``E`` rotating A-coordinates into B-coordinates and ``r`` the
   position of B's origin in A (Featherstone eq. 2.24).  ``rx(θ)`` is a *coordinate* rotation (the
   transpose of the usual rotation matrix).  Force transforms are ``X* = X⁻ᵀ``.
-* **Frames on SE(3)** (Sueda): ``E_AB = [[R, p], [0, 1]]`` maps point coordinates from B to A,
-  and ``Ad(E_AB) == X_AB``.  Twists are body twists ``[ω; v]``.
+* **Frames on SE(3)** (Sueda): ``T_AB = [[R, p], [0, 1]]`` maps point coordinates from B to A,
+  and ``Ad(T_AB) == X_AB``.  Sueda writes E for this 4x4 frame; the package keeps ``E`` for
+  Featherstone's 3x3 coordinate rotation.  Twists are body twists ``[ω; v]``.
+* **Body numbers:** ``0`` is the fixed base/world and the bodies are ``1 … N`` (Featherstone's
+  regular numbering), in :class:`Model`, :mod:`spatial.contact`, :mod:`spatial.forces` and
+  :mod:`spatial.maximal` alike.
 * **Joints:** ``X_J`` maps predecessor to successor coordinates; ``S``, ``v_J = S q̇`` and ``c_J``
   are in successor coordinates (Featherstone §4.4).
 * **Quaternions** are scalar first ``(w, x, y, z)``.

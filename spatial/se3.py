@@ -1,12 +1,13 @@
 """Rigid frames on SE(3): 4x4 frames, twists, exponential and logarithm maps, adjoints.
 
-Conventions (Sueda §1.1–1.5, see ``spatial.__doc__``): a frame ``E_AB = [[R, p], [0, 1]]``
+Conventions (Sueda §1.1–1.5, see ``spatial.__doc__``): a frame ``T_AB = [[R, p], [0, 1]]``
 maps the coordinates of a point from B to A, ``x_A = R x_B + p``; ``R`` rotates B coordinates
-into A coordinates and ``p`` is B's origin expressed in A.  A twist is the 6-vector
-``φ = [ω; v]`` (angular part first), a body twist unless a name says otherwise, with
-``Ė = E [φ]`` (Sueda eq. 1.8).  The adjoint ``Ad(E_AB)`` maps twists from B to A coordinates,
-so it equals the Plücker transform ``X_AB`` (the inverse of Featherstone's ``X_BA``).  Every
-function accepts leading batch dimensions.
+into A coordinates and ``p`` is B's origin expressed in A.  Sueda writes ``E`` for this frame;
+the package keeps ``E`` for Featherstone's 3x3 coordinate rotation (``rot(E)``) and calls 4x4
+frames ``T``.  A twist is the 6-vector ``φ = [ω; v]`` (angular part first), a body twist
+unless a name says otherwise, with ``Ṫ = T [φ]`` (Sueda eq. 1.8).  The adjoint ``Ad(T_AB)`` maps
+twists from B to A coordinates, so it equals the Plücker transform ``X_AB`` (the inverse of
+Featherstone's ``X_BA``).  Every function accepts leading batch dimensions.
 
 Sources: Sueda, *Rigid Body Dynamics Notes*, §1.1–1.5 (eqs. 1.1–1.20).
 """
@@ -38,21 +39,21 @@ __all__ = [
 _SMALL_ANGLE = 0.1
 
 
-def _as_frame(E, name: str = "E", tol: float = 1e-8) -> np.ndarray:
-    """Validate that ``E`` is a rigid 4x4 frame ``[[R, p], [0, 1]]`` with ``R`` a rotation."""
-    E = as_array(E, name, (4, 4))
-    err = np.abs(E[..., 3, :] - np.array([0.0, 0.0, 0.0, 1.0])).max(initial=0.0)
+def _as_frame(T, name: str = "T", tol: float = 1e-8) -> np.ndarray:
+    """Validate that ``T`` is a rigid 4x4 frame ``[[R, p], [0, 1]]`` with ``R`` a rotation."""
+    T = as_array(T, name, (4, 4))
+    err = np.abs(T[..., 3, :] - np.array([0.0, 0.0, 0.0, 1.0])).max(initial=0.0)
     if err > tol:
         raise ValueError(f"{name} is not a rigid frame: its last row must be [0, 0, 0, 1]")
-    require_rotation(E[..., :3, :3], f"the rotation block of {name}", tol)
-    return E
+    require_rotation(T[..., :3, :3], f"the rotation block of {name}", tol)
+    return T
 
 
 def frame(R, p) -> np.ndarray:
-    """Assemble the 4x4 frame ``E = [[R, p], [0, 1]]`` (Sueda eq. 1.1).
+    """Assemble the 4x4 frame ``T = [[R, p], [0, 1]]`` (Sueda eq. 1.1).
 
-    ``E_AB`` maps point coordinates from B to A: ``x_A = R x_B + p``.  Its blocks are read
-    back by plain indexing, ``R = E[..., :3, :3]`` and ``p = E[..., :3, 3]``.
+    ``T_AB`` maps point coordinates from B to A: ``x_A = R x_B + p``.  Its blocks are read
+    back by plain indexing, ``R = T[..., :3, :3]`` and ``p = T[..., :3, 3]``.
 
     Parameters
     ----------
@@ -74,21 +75,21 @@ def frame(R, p) -> np.ndarray:
     require_rotation(R, "R")
     p = as_array(p, "p", (3,))
     batch = np.broadcast_shapes(R.shape[:-2], p.shape[:-1])
-    E = np.zeros(batch + (4, 4))
-    E[..., :3, :3] = R
-    E[..., :3, 3] = p
-    E[..., 3, 3] = 1.0
-    return E
+    T = np.zeros(batch + (4, 4))
+    T[..., :3, :3] = R
+    T[..., :3, 3] = p
+    T[..., 3, 3] = 1.0
+    return T
 
 
-def frame_inverse(E) -> np.ndarray:
+def frame_inverse(T) -> np.ndarray:
     """Inverse of a rigid frame, ``[[Rᵀ, -Rᵀ p], [0, 1]]``, without a general inversion.
 
-    ``frame_inverse(E_AB) == E_BA`` (Sueda eq. 1.4).
+    ``frame_inverse(T_AB) == T_BA`` (Sueda eq. 1.4).
 
     Parameters
     ----------
-    E : array_like, shape (..., 4, 4)
+    T : array_like, shape (..., 4, 4)
 
     Returns
     -------
@@ -97,13 +98,13 @@ def frame_inverse(E) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``E`` is not a rigid frame.
+        If ``T`` is not a rigid frame.
     """
-    E = _as_frame(E)
-    Rt = np.swapaxes(E[..., :3, :3], -1, -2)
-    out = np.zeros_like(E)
+    T = _as_frame(T)
+    Rt = np.swapaxes(T[..., :3, :3], -1, -2)
+    out = np.zeros_like(T)
     out[..., :3, :3] = Rt
-    out[..., :3, 3] = -(Rt @ E[..., :3, 3:4])[..., 0]
+    out[..., :3, 3] = -(Rt @ T[..., :3, 3:4])[..., 0]
     out[..., 3, 3] = 1.0
     return out
 
@@ -119,7 +120,7 @@ def bracket(phi) -> np.ndarray:
     Returns
     -------
     ndarray, shape (..., 4, 4)
-        An element of se(3); ``E @ bracket(phi)`` is ``Ė`` for the body twist ``phi``
+        An element of se(3); ``T @ bracket(phi)`` is ``Ṫ`` for the body twist ``phi``
         (Sueda eq. 1.8).
 
     Raises
@@ -308,15 +309,15 @@ def exp_se3(phi) -> np.ndarray:
     """
     phi = as_array(phi, "phi", (6,))
     w, v = phi[..., :3], phi[..., 3:]
-    E = np.zeros(phi.shape[:-1] + (4, 4))
-    E[..., :3, :3] = exp_so3(w)
-    E[..., :3, 3] = (_so3_left_jacobian(w) @ v[..., None])[..., 0]
-    E[..., 3, 3] = 1.0
-    return E
+    T = np.zeros(phi.shape[:-1] + (4, 4))
+    T[..., :3, :3] = exp_so3(w)
+    T[..., :3, 3] = (_so3_left_jacobian(w) @ v[..., None])[..., 0]
+    T[..., 3, 3] = 1.0
+    return T
 
 
-def log_se3(E) -> np.ndarray:
-    """Twist ``φ = [ω; v]`` with ``exp_se3(φ) == E`` and ``|ω| ≤ π`` (Sueda eq. 1.10).
+def log_se3(T) -> np.ndarray:
+    """Twist ``φ = [ω; v]`` with ``exp_se3(φ) == T`` and ``|ω| ≤ π`` (Sueda eq. 1.10).
 
     ``ω = log_so3(R)`` and ``v = V⁻¹ p`` with the closed-form inverse
     ``V⁻¹ = 1 - ½[ω] + (1 - (θ/2) cot(θ/2))/θ² [ω]²`` (finite for ``θ ≤ π``; Taylor series
@@ -324,7 +325,7 @@ def log_se3(E) -> np.ndarray:
 
     Parameters
     ----------
-    E : array_like, shape (..., 4, 4)
+    T : array_like, shape (..., 4, 4)
         Rigid frame.
 
     Returns
@@ -334,28 +335,28 @@ def log_se3(E) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``E`` is not a rigid frame.
+        If ``T`` is not a rigid frame.
     """
-    E = _as_frame(E)
-    w = log_so3(E[..., :3, :3])
+    T = _as_frame(T)
+    w = log_so3(T[..., :3, :3])
     Vinv = _so3_left_jacobian_inverse(w)
-    return np.concatenate([w, (Vinv @ E[..., :3, 3:4])[..., 0]], -1)
+    return np.concatenate([w, (Vinv @ T[..., :3, 3:4])[..., 0]], -1)
 
 
-def Ad(E) -> np.ndarray:
-    """Adjoint ``Ad(E) = [[R, 0], [p× R, R]]`` of a frame (Sueda eq. 1.14).
+def Ad(T) -> np.ndarray:
+    """Adjoint ``Ad(T) = [[R, 0], [p× R, R]]`` of a frame (Sueda eq. 1.14).
 
-    ``Ad(E_AB)`` maps twists from B coordinates to A coordinates (Sueda eq. 1.15), so it is
+    ``Ad(T_AB)`` maps twists from B coordinates to A coordinates (Sueda eq. 1.15), so it is
     the Plücker motion transform ``X_AB`` of Featherstone's notation.  With
     :func:`spatial.pluho`, which turns ``X_BA`` into the 4x4 transform of point coordinates
-    A → B (that is, the frame ``E_BA``), the identity reads ``Ad(pluho(X)) == X``, and
-    ``Ad(E) == xinv(pluho(frame_inverse(E)))``.  It is a group homomorphism:
-    ``Ad(E1 @ E2) == Ad(E1) @ Ad(E2)`` and ``Ad(frame_inverse(E)) == inv(Ad(E))``.
+    A → B (that is, the frame ``T_BA``), the identity reads ``Ad(pluho(X)) == X``, and
+    ``Ad(T) == xinv(pluho(frame_inverse(T)))``.  It is a group homomorphism:
+    ``Ad(T1 @ T2) == Ad(T1) @ Ad(T2)`` and ``Ad(frame_inverse(T)) == inv(Ad(T))``.
 
     Parameters
     ----------
-    E : array_like, shape (..., 4, 4)
-        Rigid frame ``E_AB``.
+    T : array_like, shape (..., 4, 4)
+        Rigid frame ``T_AB``.
 
     Returns
     -------
@@ -364,14 +365,14 @@ def Ad(E) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``E`` is not a rigid frame.
+        If ``T`` is not a rigid frame.
     """
-    E = _as_frame(E)
-    R = E[..., :3, :3]
-    out = np.zeros(E.shape[:-2] + (6, 6))
+    T = _as_frame(T)
+    R = T[..., :3, :3]
+    out = np.zeros(T.shape[:-2] + (6, 6))
     out[..., :3, :3] = R
     out[..., 3:, 3:] = R
-    out[..., 3:, :3] = skew(E[..., :3, 3]) @ R
+    out[..., 3:, :3] = skew(T[..., :3, 3]) @ R
     return out
 
 
@@ -398,14 +399,14 @@ def ad(phi) -> np.ndarray:
     return crm(as_array(phi, "phi", (6,)))
 
 
-def Ad_dot(E, phi) -> np.ndarray:
-    """Time derivative of ``Ad(E)`` for a frame moving with body twist ``φ`` (Sueda eq. 1.18).
+def Ad_dot(T, phi) -> np.ndarray:
+    """Time derivative of ``Ad(T)`` for a frame moving with body twist ``φ`` (Sueda eq. 1.18).
 
-    ``d/dt Ad(E) = Ad(E) ad(φ)`` (Sueda eq. 1.19), which follows from ``Ė = E [φ]``.
+    ``d/dt Ad(T) = Ad(T) ad(φ)`` (Sueda eq. 1.19), which follows from ``Ṫ = T [φ]``.
 
     Parameters
     ----------
-    E : array_like, shape (..., 4, 4)
+    T : array_like, shape (..., 4, 4)
         Rigid frame.
     phi : array_like, shape (..., 6)
         Body twist of the frame, ``[ω; v]`` in the frame's own coordinates.
@@ -417,15 +418,15 @@ def Ad_dot(E, phi) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``E`` is not a rigid frame or ``phi`` is not a finite 6-vector.
+        If ``T`` is not a rigid frame or ``phi`` is not a finite 6-vector.
     """
-    return Ad(E) @ ad(phi)
+    return Ad(T) @ ad(phi)
 
 
 def material_jacobian(x) -> np.ndarray:
     """Material Jacobian ``Γ(x) = [[x]ᵀ, 1]`` of a body-fixed point (Sueda eq. 1.12).
 
-    For a body with frame ``E = [[R, p], [0, 1]]`` and body twist ``φ``, the body-fixed point
+    For a body with frame ``T = [[R, p], [0, 1]]`` and body twist ``φ``, the body-fixed point
     with local coordinates ``x`` moves with world velocity ``R Γ(x) φ = R (ω × x + v)``.
     ``Γᵀ`` maps a point force in body coordinates to a body wrench (Sueda eq. 1.13).
 

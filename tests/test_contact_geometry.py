@@ -54,8 +54,8 @@ def test_box_plane_lowest_vertex_by_hand():
     h = np.array([0.3, 0.2, 0.1])
     c = 45 * np.pi / 180
     R = sp.rotx(c)[:3, :3].T  # active rotation about x
-    E = _pose(R, [0.0, 0.0, 1.0])
-    g = ct.box_plane(E, h, [0, 0, 1.0])
+    T = _pose(R, [0.0, 0.0, 1.0])
+    g = ct.box_plane(T, h, [0, 0, 1.0])
     assert g.gap.shape == (8,)
     lowest = 1.0 - (h[1] * np.sin(c) + h[2] * np.cos(c))
     assert np.isclose(g.gap.min(), lowest, atol=TOL)
@@ -67,8 +67,8 @@ def test_box_plane_lowest_vertex_by_hand():
 
 
 def test_capsule_plane_uses_the_end_spheres():
-    E = _pose(sp.roty(np.pi / 2)[:3, :3].T, [0.0, 0.0, 0.5])  # axis along world x, flat
-    g = ct.capsule_plane(E, 0.2, 1.0, [0, 0, 1.0])
+    T = _pose(sp.roty(np.pi / 2)[:3, :3].T, [0.0, 0.0, 0.5])  # axis along world x, flat
+    g = ct.capsule_plane(T, 0.2, 1.0, [0, 0, 1.0])
     assert np.allclose(g.gap, [0.3, 0.3], atol=TOL)
     assert np.allclose(np.sort(g.point[:, 0]), [-1.0, 1.0], atol=TOL)
     assert np.allclose(g.point[:, 2], 0.3, atol=TOL)
@@ -86,9 +86,9 @@ def test_sphere_sphere_gap_normal_and_midpoint():
 
 def test_box_box_stacked_vertex_face_contacts():
     lower, upper = np.array([0.5, 0.5, 0.1]), np.array([0.2, 0.3, 0.1])
-    E1 = _pose(np.eye(3), [0, 0, 0.1])
-    E2 = _pose(np.eye(3), [0.1, 0.05, 0.3 + 0.02])  # 0.02 above the lower box
-    g = ct.box_box(E1, lower, E2, upper)
+    T1 = _pose(np.eye(3), [0, 0, 0.1])
+    T2 = _pose(np.eye(3), [0.1, 0.05, 0.3 + 0.02])  # 0.02 above the lower box
+    g = ct.box_box(T1, lower, T2, upper)
     assert g.gap.shape == (16,)
     # every vertex of the upper box lies over the lower box's top face: the bottom four
     # 0.02 above it, the top four 0.22; no vertex of the wide lower box lies over the upper box
@@ -99,7 +99,7 @@ def test_box_box_stacked_vertex_face_contacts():
     assert np.allclose(g.gap[:8][~bottom], 0.22, atol=TOL)
     assert np.allclose(g.normal[:8], [0, 0, 1.0], atol=TOL)  # from box 1 to box 2
     # swapping the boxes flips the normals of the same contacts
-    s = ct.box_box(E2, upper, E1, lower)
+    s = ct.box_box(T2, upper, T1, lower)
     assert np.array_equal(s.gap[8:], g.gap[:8]) and not np.any(np.isfinite(s.gap[:8]))
     assert np.allclose(s.normal[8:], [0, 0, -1.0], atol=TOL)
 
@@ -107,16 +107,16 @@ def test_box_box_stacked_vertex_face_contacts():
 def test_box_box_penetration_is_negative_and_batched_equals_looped():
     rng = np.random.default_rng(1)
     h1, h2 = np.array([0.4, 0.3, 0.2]), np.array([0.1, 0.1, 0.1])
-    E1 = _pose(np.eye(3), [0, 0, 0])
-    E2 = _pose(np.eye(3), [0.05, 0.0, 0.2 + 0.1 - 0.03])
-    g = ct.box_box(E1, h1, E2, h2)
+    T1 = _pose(np.eye(3), [0, 0, 0])
+    T2 = _pose(np.eye(3), [0.05, 0.0, 0.2 + 0.1 - 0.03])
+    g = ct.box_box(T1, h1, T2, h2)
     assert np.allclose(np.sort(g.gap[:8]), [-0.03] * 4 + [0.17] * 4, atol=TOL)
     R = np.stack([sp.exp_so3(0.1 * rng.normal(size=3)) for _ in range(5)])
     p = np.array([0, 0, 0.28]) + 0.02 * rng.normal(size=(5, 3))
     poses = sp.frame(R, p)
-    batch = ct.box_box(E1, h1, poses, h2)
+    batch = ct.box_box(T1, h1, poses, h2)
     for i in range(5):
-        one = ct.box_box(E1, h1, poses[i], h2)
+        one = ct.box_box(T1, h1, poses[i], h2)
         for a, b in zip(batch, one, strict=True):
             assert np.array_equal(a[i], b)
 
@@ -169,10 +169,10 @@ def _free_scene():
     scene.add(1, ct.Box([0.3, 0.2, 0.1]))
     scene.add(2, ct.Sphere(0.4), sp.frame(np.eye(3), [0.1, 0.0, 0.0]))
     scene.add(1, ct.Sphere(0.25), sp.frame(np.eye(3), [0.0, 0.0, 0.3]))
-    E = sp.frame(
+    T = sp.frame(
         np.stack([sp.exp_so3(rng.normal(size=3)) for _ in range(2)]), rng.normal(size=(2, 3))
     )
-    return scene, E, rng.normal(size=12)
+    return scene, T, rng.normal(size=12)
 
 
 def _check_rows_by_finite_differences(scene, q, v, eps=1e-6):
@@ -189,19 +189,19 @@ def _check_rows_by_finite_differences(scene, q, v, eps=1e-6):
     rate = (plus.gap[keep] - minus.gap[keep]) / (2 * eps)
     assert np.allclose(J[:nc] @ v, rate, rtol=1e-6, atol=1e-6 * max(1.0, np.abs(rate).max()))
     # all rows: velocities of the body-fixed points coinciding with the contact points
-    E0 = scene.poses(q)
+    T0 = scene.poses(q)
     vel = np.zeros((nc, 3))
     for body, sign in ((contacts.successor, 1.0), (contacts.predecessor, -1.0)):
         for i in range(nc):
             b = body[i]
             if b == 0:
                 continue
-            local = np.linalg.solve(E0[b], np.append(contacts.point[i], 1.0))
-            Ep, Em = (
+            local = np.linalg.solve(T0[b], np.append(contacts.point[i], 1.0))
+            Tp, Tm = (
                 scene.poses(scene.integrate(q, v, eps))[b],
                 scene.poses(scene.integrate(q, v, -eps))[b],
             )
-            vel[i] += sign * ((Ep @ local)[:3] - (Em @ local)[:3]) / (2 * eps)
+            vel[i] += sign * ((Tp @ local)[:3] - (Tm @ local)[:3]) / (2 * eps)
     expected = np.concatenate(
         [
             np.einsum("ck,ck->c", contacts.normal, vel),
@@ -226,44 +226,44 @@ def test_tree_rows_equal_spatial_point_jacobian():
     q = scene.system.random_configuration(rng)
     contacts = scene.detect(q)
     P = scene.point_jacobians(q, contacts)
-    E = scene.poses(q)
+    T = scene.poses(q)
     for i in range(len(contacts)):
         expected = np.zeros((3, scene.nv))
         for body, sign in ((contacts.successor[i], 1.0), (contacts.predecessor[i], -1.0)):
             if body > 0:
-                local = np.linalg.solve(E[body], np.append(contacts.point[i], 1.0))[:3]
+                local = np.linalg.solve(T[body], np.append(contacts.point[i], 1.0))[:3]
                 expected += sign * sp.point_jacobian(scene.system, q, int(body), local)
         assert np.allclose(P[i], expected, atol=1e-12)
 
 
 def test_free_body_contact_jacobian_by_finite_differences():
-    scene, E, v = _free_scene()
-    _check_rows_by_finite_differences(scene, E, v)
+    scene, T, v = _free_scene()
+    _check_rows_by_finite_differences(scene, T, v)
     # the sphere–sphere pair between bodies 1 and 2 has both bodies in its rows
-    contacts = scene.detect(E)
+    contacts = scene.detect(T)
     pair = contacts.select((contacts.predecessor > 0) & (contacts.successor > 0))
     assert len(pair) == 1
-    J, _ = scene.jacobian(E, pair)
+    J, _ = scene.jacobian(T, pair)
     assert np.any(J[:, :6] != 0) and np.any(J[:, 6:] != 0)
 
 
 def test_tree_with_free_joints_has_the_rows_of_free_bodies():
-    scene_f, E, v = _free_scene()
+    scene_f, T, v = _free_scene()
     model = sp.Model()
     for I in scene_f.system.inertias:
         model.add_body(0, Free(), np.eye(6), I)
     scene_t = ct.Scene(model)
     for c in scene_f.colliders:
         scene_t.add(c.body, c.shape, c.pose)
-    q = np.concatenate([np.concatenate([sp.quat_from_matrix(Ei[:3, :3]), Ei[:3, 3]]) for Ei in E])
-    cf, ctree = scene_f.detect(E), scene_t.detect(q)
+    q = np.concatenate([np.concatenate([sp.quat_from_matrix(Ti[:3, :3]), Ti[:3, 3]]) for Ti in T])
+    cf, ctree = scene_f.detect(T), scene_t.detect(q)
     assert np.allclose(cf.gap[np.isfinite(cf.gap)], ctree.gap[np.isfinite(ctree.gap)], atol=1e-12)
-    Jf, _ = scene_f.jacobian(E, cf)
+    Jf, _ = scene_f.jacobian(T, cf)
     Jt, _ = scene_t.jacobian(q, ctree)
     assert np.allclose(Jf, Jt, atol=1e-12)
-    assert np.allclose(scene_f.mass_matrix(E), scene_t.mass_matrix(q), atol=1e-12)
-    assert np.allclose(scene_f.generalized_force(E, v), scene_t.generalized_force(q, v), atol=1e-10)
-    assert np.allclose(scene_f.energy(E, v), scene_t.energy(q, v), atol=1e-12)
+    assert np.allclose(scene_f.mass_matrix(T), scene_t.mass_matrix(q), atol=1e-12)
+    assert np.allclose(scene_f.generalized_force(T, v), scene_t.generalized_force(q, v), atol=1e-10)
+    assert np.allclose(scene_f.energy(T, v), scene_t.energy(q, v), atol=1e-12)
 
 
 def test_planar_scene_has_one_in_plane_tangent():

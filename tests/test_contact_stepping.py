@@ -28,12 +28,13 @@ G = 9.81
 def test_body_at_rest_on_four_contacts_carries_its_weight():
     # a box resting on the floor: frictionless contacts at its four bottom vertices
     setup = ct.sliding_box(mu=0.0, speed=0.0, system="free", half_extents=(0.3, 0.2, 0.1), mass=2.0)
-    scene, E = setup.scene, setup.q0
-    contacts = scene.detect(E)
+    scene, poses = setup.scene, setup.q0  # free bodies: q is the stack of 4x4 frames
+    contacts = scene.detect(poses)
     contacts = contacts.select(np.abs(contacts.gap) < 1e-12)
-    J, _ = scene.jacobian(E, contacts)
-    T = J[: len(contacts)].T
-    res = ct.contact_acceleration(scene.mass_matrix(E), scene.generalized_force(E, setup.v0), T)
+    J, _ = scene.jacobian(poses, contacts)
+    T = J[: len(contacts)].T  # Featherstone's T: one column per contact normal (eq. 11.25)
+    H, C = scene.mass_matrix(poses), scene.generalized_force(poses, setup.v0)
+    res = ct.contact_acceleration(H, C, T)
     assert res.converged
     assert np.isclose(res.force.sum(), 2.0 * G, rtol=1e-10)
     assert np.allclose(res.qdd, 0.0, atol=1e-9)

@@ -1,8 +1,8 @@
 """Tests for spatial.forces: generalized forces, stiffness K and damping D on rigid bodies.
 
 Sueda §1.9 (eqs. 1.30–1.68); ArtiSynth §0.12–0.14, §0.22–0.23.  Every K is checked against
-central differences with the frames moved on SE(3) through exp (body: E exp([δ]); world:
-exp([δ]) E), every D against differences in the twists, in body and in world coordinates.
+central differences with the frames moved on SE(3) through exp (body: T exp([δ]); world:
+exp([δ]) T), every D against differences in the twists, in body and in world coordinates.
 """
 
 import numpy as np
@@ -35,29 +35,29 @@ N_BODIES = 3
 
 def scene(seed=7, batch=()):
     rng = np.random.default_rng(seed)
-    E = exp_se3(rng.normal(scale=0.7, size=batch + (N_BODIES, 6)))
+    T = exp_se3(rng.normal(scale=0.7, size=batch + (N_BODIES, 6)))
     phi = rng.normal(size=batch + (N_BODIES, 6))
-    return E, phi
+    return T, phi
 
 
-def world_points(E, phi, bodies, points):
+def world_points(T, phi, bodies, points):
     """World positions and velocities of body points, by hand: x = R r + p, ẋ = R (ω × r + v)."""
     x, xd = [], []
     for b, r in zip(bodies, points, strict=True):
         r = np.asarray(r, float)
-        if b is None:
+        if b == 0:  # the world
             x.append(r)
             xd.append(np.zeros(3))
             continue
-        R, p = E[b, :3, :3], E[b, :3, 3]
+        R, p = T[b - 1, :3, :3], T[b - 1, :3, 3]  # body b is row b - 1
         x.append(R @ r + p)
-        xd.append(R @ (np.cross(phi[b, :3], r) + phi[b, 3:]))
+        xd.append(R @ (np.cross(phi[b - 1, :3], r) + phi[b - 1, 3:]))
     return np.array(x), np.array(xd)
 
 
-def tuned_muscle(E, phi, bodies, points, l_tilde=1.15, v_tilde=0.3, activation=0.7):
+def tuned_muscle(T, phi, bodies, points, l_tilde=1.15, v_tilde=0.3, activation=0.7):
     """A muscle law whose optimal length and v_max put this path at (l̃, ±ṽ): both curves live."""
-    x, xd = world_points(E, phi, bodies, points)
+    x, xd = world_points(T, phi, bodies, points)
     dx, dxd = np.diff(x, axis=0), np.diff(xd, axis=0)
     l = np.linalg.norm(dx, axis=1)
     L, Ldot = l.sum(), np.sum(dx * dxd / l[:, None])
@@ -69,31 +69,31 @@ P0, P1, P2 = [0.1, 0.2, 0.3], [-0.3, 0.1, 0.2], [0.4, 0.1, -0.3]
 VIA = [[0.1, 0.2, 0.3], [0.3, -0.1, 0.2], [0.5, 0.5, 0.5], [0.0, 0.2, 0.1], [0.4, 0.1, -0.3]]
 
 
-def make_forces(E, phi):
-    T1 = exp_se3([0.2, -0.1, 0.3, 0.1, 0.2, -0.1])
-    T2 = exp_se3([-0.3, 0.2, 0.1, -0.2, 0.1, 0.3])
-    mp3 = ([0, 1, 2], [P0, P1, P2])
+def make_forces(T, phi):
+    T_A1 = exp_se3([0.2, -0.1, 0.3, 0.1, 0.2, -0.1])
+    T_B2 = exp_se3([-0.3, 0.2, 0.1, -0.2, 0.1, 0.3])
+    mp3 = ([1, 2, 3], [P0, P1, P2])
     return {
-        "body damping": BodyDamping(1, 0.7),
-        "point force": PointForce(0, P0, [1.0, -2.0, 0.5]),
-        "point-to-point": PointToPointSpring(0, P0, 2, P1, k=3.0),
-        "point-to-point ground": PointToPointSpring(None, P0, 2, P1, k=3.0),
-        "green strain": GreenStrainSpring(0, P0, 1, P1, k=3.0, rest_length=0.8),
-        "axial linear": axial_spring(0, P0, 1, P1, LinearLaw(3.0, 0.5, 0.4)),
-        "spring-damper ground": spring_damper(1, P0, None, P1, 3.0, 0.4, 0.7),
-        "muscle": axial_spring(0, P0, 1, P1, tuned_muscle(E, phi, [0, 1], [P0, P1])),
+        "body damping": BodyDamping(2, 0.7),
+        "point force": PointForce(1, P0, [1.0, -2.0, 0.5]),
+        "point-to-point": PointToPointSpring(1, P0, 3, P1, k=3.0),
+        "point-to-point ground": PointToPointSpring(0, P0, 3, P1, k=3.0),
+        "green strain": GreenStrainSpring(1, P0, 2, P1, k=3.0, rest_length=0.8),
+        "axial linear": axial_spring(1, P0, 2, P1, LinearLaw(3.0, 0.5, 0.4)),
+        "spring-damper ground": spring_damper(2, P0, 0, P1, 3.0, 0.4, 0.7),
+        "muscle": axial_spring(1, P0, 2, P1, tuned_muscle(T, phi, [1, 2], [P0, P1])),
         "multi-point": MultiPointSpring(
-            [0, 1, None, 2, 2], VIA, LinearLaw(3.0, 0.5, 0.4), active=[True, False, True, True]
+            [1, 2, 0, 3, 3], VIA, LinearLaw(3.0, 0.5, 0.4), active=[True, False, True, True]
         ),
-        "multi-point muscle": MultiPointSpring(*mp3, tuned_muscle(E, phi, *mp3)),
-        "frame spring": FrameSpring(0, T1, 2, T2, k_t=2.0, k_r=3.0, d_t=0.5, d_r=0.7),
-        "frame spring ground": FrameSpring(None, T1, 1, T2, k_t=2.0, k_r=3.0, d_t=0.5, d_r=0.7),
+        "multi-point muscle": MultiPointSpring(*mp3, tuned_muscle(T, phi, *mp3)),
+        "frame spring": FrameSpring(1, T_A1, 3, T_B2, k_t=2.0, k_r=3.0, d_t=0.5, d_r=0.7),
+        "frame spring ground": FrameSpring(0, T_A1, 2, T_B2, k_t=2.0, k_r=3.0, d_t=0.5, d_r=0.7),
         # frame 1 placed so that frame 2 is turned by 2.9 rad relative to it (near |θ| = π)
         "frame spring near pi": FrameSpring(
-            None,
-            E[1] @ T2 @ frame_inverse(exp_se3([0.0, 2.9, 0.0, 0.2, -0.1, 0.3])),
-            1,
-            T2,
+            0,
+            T[1] @ T_B2 @ frame_inverse(exp_se3([0.0, 2.9, 0.0, 0.2, -0.1, 0.3])),
+            2,
+            T_B2,
             2.0,
             3.0,
         ),
@@ -103,53 +103,53 @@ def make_forces(E, phi):
 NAMES = list(make_forces(*scene()))
 
 
-def force(name, E=None, phi=None):
-    if E is None:
-        E, phi = scene()
-    return make_forces(E, phi)[name]
+def force(name, T=None, phi=None):
+    if T is None:
+        T, phi = scene()
+    return make_forces(T, phi)[name]
 
 
 # ------------------------------------------------------------------ Jacobians vs differences
 
 
-def check_K_and_D(F, E, phi, coords):
+def check_K_and_D(F, T, phi, coords):
     """K column block of body i by differences on SE(3) (one body moved at a time); D by
     differences in the stacked twists (a local helper: spatial.checks works on one frame)."""
-    terms = F.evaluate(E, phi, coords=coords)
+    terms = F.evaluate(T, phi, coords=coords)
     side = "body" if coords == "body" else "world"
-    for i in range(E.shape[0]):
+    for i in range(T.shape[0]):
 
-        def f_of(Ei, i=i):
-            E_moved = E.copy()
-            E_moved[i] = Ei
-            return F.evaluate(E_moved, phi, coords=coords).f
+        def f_of(Ti, i=i):
+            T_moved = T.copy()
+            T_moved[i] = Ti
+            return F.evaluate(T_moved, phi, coords=coords).f
 
-        result = check_jacobian(f_of, terms.K[:, 6 * i : 6 * i + 6], E[i], space="se3", side=side)
+        result = check_jacobian(f_of, terms.K[:, 6 * i : 6 * i + 6], T[i], space="se3", side=side)
         assert result, f"K, body {i}: relative error {result.error:.2e}"
-    result = check_jacobian(lambda p: F.evaluate(E, p, coords=coords).f, terms.D, phi)
+    result = check_jacobian(lambda p: F.evaluate(T, p, coords=coords).f, terms.D, phi)
     assert result, f"D: relative error {result.error:.2e}"
 
 
 @pytest.mark.parametrize("coords", ["body", "world"])
 @pytest.mark.parametrize("name", NAMES)
 def test_K_and_D_match_finite_differences(name, coords):
-    E, phi = scene()
-    check_K_and_D(force(name, E, phi), E, phi, coords)
+    T, phi = scene()
+    check_K_and_D(force(name, T, phi), T, phi, coords)
 
 
 def test_the_near_pi_frame_spring_is_near_pi():
-    E, phi = scene()
-    theta, _ = force("frame spring near pi", E, phi).displacement(E)
+    T, phi = scene()
+    theta, _ = force("frame spring near pi", T, phi).displacement(T)
     np.testing.assert_allclose(theta, [0.0, 2.9, 0.0], atol=1e-12)
 
 
 def test_the_scene_exercises_every_term():
     # the muscles sit where f_L, f_P, f_V and their slopes are all non-zero, and K, D are
     # non-trivial for every force that has them
-    E, phi = scene()
+    T, phi = scene()
     for name in ("muscle", "multi-point muscle"):
-        F = force(name, E, phi)
-        x, xd = world_points(E, phi, F.bodies, F.points)
+        F = force(name, T, phi)
+        x, xd = world_points(T, phi, F.bodies, F.points)
         dx, dxd = np.diff(x, axis=0), np.diff(xd, axis=0)
         l = np.linalg.norm(dx, axis=1)
         lt, vt = F.law.normalized(l.sum(), np.sum(dx * dxd / l[:, None]))
@@ -159,7 +159,7 @@ def test_the_scene_exercises_every_term():
     damped = {"body damping", "axial linear", "spring-damper ground", "muscle", "multi-point"}
     damped |= {"multi-point muscle", "frame spring", "frame spring ground"}
     for name in NAMES:
-        t = force(name, E, phi).evaluate(E, phi)
+        t = force(name, T, phi).evaluate(T, phi)
         if name != "body damping":
             assert np.abs(t.K).max() > 0.1, name
         assert (np.abs(t.D).max() > 0.1) == (name in damped), name
@@ -167,12 +167,12 @@ def test_the_scene_exercises_every_term():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_batched_equals_looped(name):
-    E, phi = scene(seed=3, batch=(2, 3))
+    T, phi = scene(seed=3, batch=(2, 3))
     F = force(name)
     for coords in ("body", "world"):
-        batched = F.evaluate(E, phi, coords=coords)
+        batched = F.evaluate(T, phi, coords=coords)
         for idx in np.ndindex(2, 3):
-            single = F.evaluate(E[idx], phi[idx], coords=coords)
+            single = F.evaluate(T[idx], phi[idx], coords=coords)
             for a, b in zip(batched, single, strict=True):
                 np.testing.assert_allclose(a[idx], b, rtol=1e-12, atol=1e-12)
 
@@ -180,14 +180,14 @@ def test_batched_equals_looped(name):
 # ------------------------------------------------------------------ potentials and symmetry
 
 CONSERVATIVE = {
-    "point force": lambda: PointForce(0, P0, [1.0, -2.0, 0.5]),
-    "point-to-point": lambda: PointToPointSpring(0, P0, 2, P1, k=3.0),
-    "point-to-point ground": lambda: PointToPointSpring(None, P0, 2, P1, k=3.0),
-    "green strain": lambda: GreenStrainSpring(0, P0, 1, P1, k=3.0, rest_length=0.8),
-    "axial linear": lambda: axial_spring(0, P0, 1, P1, LinearLaw(3.0, 0.5)),
-    "multi-point": lambda: MultiPointSpring([0, 1, None, 2, 2], VIA, LinearLaw(3.0, 0.5)),
+    "point force": lambda: PointForce(1, P0, [1.0, -2.0, 0.5]),
+    "point-to-point": lambda: PointToPointSpring(1, P0, 3, P1, k=3.0),
+    "point-to-point ground": lambda: PointToPointSpring(0, P0, 3, P1, k=3.0),
+    "green strain": lambda: GreenStrainSpring(1, P0, 2, P1, k=3.0, rest_length=0.8),
+    "axial linear": lambda: axial_spring(1, P0, 2, P1, LinearLaw(3.0, 0.5)),
+    "multi-point": lambda: MultiPointSpring([1, 2, 0, 3, 3], VIA, LinearLaw(3.0, 0.5)),
     "frame spring": lambda: FrameSpring(
-        0, exp_se3([0.2, -0.1, 0.3, 0.1, 0.2, -0.1]), 2, np.eye(4), k_t=2.0, k_r=3.0
+        1, exp_se3([0.2, -0.1, 0.3, 0.1, 0.2, -0.1]), 3, np.eye(4), k_t=2.0, k_r=3.0
     ),
 }
 
@@ -196,18 +196,18 @@ CONSERVATIVE = {
 @pytest.mark.parametrize("name", CONSERVATIVE)
 def test_force_is_the_negative_gradient_of_its_potential(name, coords):
     # Sueda eqs. 1.32, 1.36: f = -∂V/∂δ with the frame moved through exp on SE(3)
-    E, phi = scene()
+    T, phi = scene()
     F = CONSERVATIVE[name]()
-    f = F.evaluate(E, phi, coords=coords).f
+    f = F.evaluate(T, phi, coords=coords).f
     side = "body" if coords == "body" else "world"
     for i in range(N_BODIES):
 
-        def V(Ei, i=i):
-            E_moved = E.copy()
-            E_moved[i] = Ei
-            return F.potential(E_moved)
+        def V(Ti, i=i):
+            T_moved = T.copy()
+            T_moved[i] = Ti
+            return F.potential(T_moved)
 
-        grad = fd_jacobian(V, E[i], space="se3", side=side)
+        grad = fd_jacobian(V, T[i], space="se3", side=side)
         np.testing.assert_allclose(-grad, f[6 * i : 6 * i + 6], rtol=1e-8, atol=1e-9)
 
 
@@ -223,8 +223,8 @@ def test_asymmetry_of_K_is_fixed_by_the_force(name):
     # ArtiSynth §0.23: for a potential force the body-coordinate K is a Hessian plus the
     # non-symmetric part that comes from perturbing through exp: K - Kᵀ = C(f_i) on the diagonal
     # blocks (ε₁, ε₂ of one body do not commute: [ε₁, ε₂] = ad(ε₁) ε₂), zero elsewhere.
-    E, phi = scene()
-    t = CONSERVATIVE[name]().evaluate(E, phi)
+    T, phi = scene()
+    t = CONSERVATIVE[name]().evaluate(T, phi)
     expected = np.zeros((6 * N_BODIES, 6 * N_BODIES))
     for i in range(N_BODIES):
         expected[6 * i : 6 * i + 6, 6 * i : 6 * i + 6] = coadjoint(t.f[6 * i : 6 * i + 6])
@@ -235,26 +235,26 @@ def test_asymmetry_of_K_is_fixed_by_the_force(name):
 def test_constant_force_at_the_centre_of_mass_has_nonsymmetric_K():
     # ArtiSynth §0.23: body force Rᵀ f varies with orientation as [Rᵀ f] δθ; nothing depends
     # on translation, so K = [[0, 0], [[Rᵀ f], 0]].  Sueda symmetrizes it (§1.9.2).
-    E = exp_se3(np.array([[0.3, -0.5, 0.2, 1.0, 2.0, 3.0]]))
+    T = exp_se3(np.array([[0.3, -0.5, 0.2, 1.0, 2.0, 3.0]]))
     f_world = np.array([0.0, 0.0, -9.81])
-    F = PointForce(0, [0.0, 0.0, 0.0], f_world)
-    K = F.evaluate(E, np.zeros((1, 6))).K
+    F = PointForce(1, [0.0, 0.0, 0.0], f_world)
+    K = F.evaluate(T, np.zeros((1, 6))).K
     expected = np.zeros((6, 6))
-    expected[3:, :3] = skew(E[0, :3, :3].T @ f_world)
+    expected[3:, :3] = skew(T[0, :3, :3].T @ f_world)
     np.testing.assert_allclose(K, expected, atol=1e-14)
     assert np.abs(K - K.T).max() > 1.0
-    K_sym = F.evaluate(E, np.zeros((1, 6)), symmetric=True).K
+    K_sym = F.evaluate(T, np.zeros((1, 6)), symmetric=True).K
     np.testing.assert_allclose(K_sym, 0.5 * (expected + expected.T), atol=1e-14)
     np.testing.assert_array_equal(K_sym, K_sym.T)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_symmetric_flag_symmetrizes_K_only(name):
-    E, phi = scene()
-    F = force(name, E, phi)
+    T, phi = scene()
+    F = force(name, T, phi)
     for coords in ("body", "world"):
-        exact = F.evaluate(E, phi, coords=coords)
-        sym = F.evaluate(E, phi, coords=coords, symmetric=True)
+        exact = F.evaluate(T, phi, coords=coords)
+        sym = F.evaluate(T, phi, coords=coords, symmetric=True)
         np.testing.assert_allclose(sym.K, 0.5 * (exact.K + exact.K.T), atol=1e-14)
         np.testing.assert_array_equal(sym.K, sym.K.T)
         np.testing.assert_array_equal(sym.f, exact.f)
@@ -263,11 +263,11 @@ def test_symmetric_flag_symmetrizes_K_only(name):
 
 def test_K_is_symmetric_at_equilibrium():
     # with zero force the exp-perturbation term vanishes and K is a true Hessian
-    E = frame(exp_so3([0.3, 0.2, -0.1])[None], [[0.0, 0.0, 0.0]])
-    x_point = E[0, :3, :3] @ np.array(P0)
+    T = frame(exp_so3([0.3, 0.2, -0.1])[None], [[0.0, 0.0, 0.0]])
+    x_point = T[0, :3, :3] @ np.array(P0)
     rest = np.linalg.norm(x_point - np.array([1.0, 0.5, 0.0]))
-    F = axial_spring(0, P0, None, [1.0, 0.5, 0.0], LinearLaw(5.0, rest))
-    t = F.evaluate(E, np.zeros((1, 6)))
+    F = axial_spring(1, P0, 0, [1.0, 0.5, 0.0], LinearLaw(5.0, rest))
+    t = F.evaluate(T, np.zeros((1, 6)))
     np.testing.assert_allclose(t.f, 0.0, atol=1e-14)
     np.testing.assert_allclose(t.K, t.K.T, atol=1e-14)
 
@@ -276,10 +276,10 @@ def test_K_is_symmetric_at_equilibrium():
 
 
 def test_point_force_matches_sueda_eqs_1_31_and_1_33():
-    E, phi = scene()
+    T, phi = scene()
     k, a = 2.5, np.array([0.3, -0.4, 0.8])
-    t = PointForce(1, P1, k * a).evaluate(E, phi)
-    R, r = E[1, :3, :3], np.array(P1)
+    t = PointForce(2, P1, k * a).evaluate(T, phi)
+    R, r = T[1, :3, :3], np.array(P1)
     Rta = R.T @ a
     f_expected = k * np.concatenate([np.cross(r, Rta), Rta])  # k Γᵀ Rᵀ a
     K_expected = np.zeros((6, 6))
@@ -293,10 +293,10 @@ def test_point_force_matches_sueda_eqs_1_31_and_1_33():
 def test_point_to_point_spring_matches_sueda_eqs_1_35_and_1_37():
     # Eq. 1.37 as printed is -∂f/∂x (its (v₁, v₁) block is +k 1, but moving body 1 by δv
     # changes k R₁ᵀ Δx by -k δv); the finite-difference test above fixes the sign.
-    E, phi = scene()
+    T, phi = scene()
     k = 3.0
-    t = PointToPointSpring(0, P0, 1, P1, k=k).evaluate(E, phi)
-    R1, p1, R2, p2 = E[0, :3, :3], E[0, :3, 3], E[1, :3, :3], E[1, :3, 3]
+    t = PointToPointSpring(1, P0, 2, P1, k=k).evaluate(T, phi)
+    R1, p1, R2, p2 = T[0, :3, :3], T[0, :3, 3], T[1, :3, :3], T[1, :3, 3]
     r1, r2 = np.array(P0), np.array(P1)
     x1, x2 = R1 @ r1 + p1, R2 @ r2 + p2
     dx = x2 - x1
@@ -319,10 +319,10 @@ def test_point_to_point_spring_matches_sueda_eqs_1_35_and_1_37():
 
 def two_bodies_at(x1, x2, v1, v2):
     """Two bodies with identity orientation, origins at x1, x2, translating at v1, v2."""
-    E = np.stack([frame(np.eye(3), x1), frame(np.eye(3), x2)])
+    T = np.stack([frame(np.eye(3), x1), frame(np.eye(3), x2)])
     phi = np.zeros((2, 6))
     phi[0, 3:], phi[1, 3:] = v1, v2
-    return E, phi
+    return T, phi
 
 
 def test_axial_spring_point_jacobians_match_artisynth_0_12():
@@ -332,8 +332,8 @@ def test_axial_spring_point_jacobians_match_artisynth_0_12():
     x1, x2 = np.array([0.1, -0.2, 0.3]), np.array([0.9, 0.4, -0.2])
     v1, v2 = np.array([0.3, 0.1, -0.2]), np.array([-0.1, 0.5, 0.4])
     k, r, d = 4.0, 0.6, 0.3
-    E, phi = two_bodies_at(x1, x2, v1, v2)
-    t = axial_spring(0, np.zeros(3), 1, np.zeros(3), LinearLaw(k, r, d)).evaluate(E, phi)
+    T, phi = two_bodies_at(x1, x2, v1, v2)
+    t = axial_spring(1, np.zeros(3), 2, np.zeros(3), LinearLaw(k, r, d)).evaluate(T, phi)
     l = np.linalg.norm(x2 - x1)
     u = (x2 - x1) / l
     Un, Up = np.outer(u, u), np.eye(3) - np.outer(u, u)
@@ -350,33 +350,33 @@ def test_axial_spring_point_jacobians_match_artisynth_0_12():
 def test_green_strain_spring_matches_artisynth_0_13():
     x1, x2 = np.array([0.1, -0.2, 0.3]), np.array([0.9, 0.4, -0.2])
     k, r = 4.0, 0.6
-    E, phi = two_bodies_at(x1, x2, np.zeros(3), np.zeros(3))
-    F = GreenStrainSpring(0, np.zeros(3), 1, np.zeros(3), k=k, rest_length=r)
+    T, phi = two_bodies_at(x1, x2, np.zeros(3), np.zeros(3))
+    F = GreenStrainSpring(1, np.zeros(3), 2, np.zeros(3), k=k, rest_length=r)
     dx = x2 - x1
     l = np.linalg.norm(dx)
     sigma = k * 0.5 * (l**2 - r**2) / r**2
-    material, geometric = F.point_stiffness(E)
+    material, geometric = F.point_stiffness(T)
     np.testing.assert_allclose(material, -k / r**2 * np.outer(dx, dx), rtol=1e-14)
     np.testing.assert_allclose(geometric, -sigma * np.eye(3), rtol=1e-14)
-    t = F.evaluate(E, phi)
+    t = F.evaluate(T, phi)
     np.testing.assert_allclose(t.f[3:6], sigma * dx, rtol=1e-14)
     np.testing.assert_allclose(t.K[3:6, 3:6], material + geometric, rtol=1e-13)
-    np.testing.assert_allclose(F.potential(E), k * (l**2 - r**2) ** 2 / (8 * r**2), rtol=1e-14)
+    np.testing.assert_allclose(F.potential(T), k * (l**2 - r**2) ** 2 / (8 * r**2), rtol=1e-14)
 
 
 def test_tension_and_stress_forms_agree_for_a_zero_rest_length_spring():
     # ArtiSynth §0.13 with r = 0: σ = k, the same force as F = k l along u (§0.12.1)
-    E, phi = scene()
-    stress = PointToPointSpring(0, P0, 2, P1, k=3.0).evaluate(E, phi)
-    tension = axial_spring(0, P0, 2, P1, LinearLaw(3.0)).evaluate(E, phi)
+    T, phi = scene()
+    stress = PointToPointSpring(1, P0, 3, P1, k=3.0).evaluate(T, phi)
+    tension = axial_spring(1, P0, 3, P1, LinearLaw(3.0)).evaluate(T, phi)
     for a, b in zip(stress, tension, strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-13)
 
 
 def test_point_to_point_spring_is_defined_at_coincident_points():
-    E = np.stack([frame(np.eye(3), [0.5, 0.0, 0.0]), frame(np.eye(3), [0.0, 0.0, 0.0])])
-    t = PointToPointSpring(0, [-0.5, 0.0, 0.0], 1, [0.0, 0.0, 0.0], k=2.0).evaluate(
-        E, np.zeros((2, 6))
+    T = np.stack([frame(np.eye(3), [0.5, 0.0, 0.0]), frame(np.eye(3), [0.0, 0.0, 0.0])])
+    t = PointToPointSpring(1, [-0.5, 0.0, 0.0], 2, [0.0, 0.0, 0.0], k=2.0).evaluate(
+        T, np.zeros((2, 6))
     )
     np.testing.assert_allclose(t.f, 0.0, atol=1e-15)
     np.testing.assert_allclose(t.K[3:6, 3:6], -2.0 * np.eye(3))
@@ -385,28 +385,28 @@ def test_point_to_point_spring_is_defined_at_coincident_points():
 def test_multi_point_spring_point_forces_and_length():
     # ArtiSynth eqs. 0.11–0.14: points at body origins (R = 1) so body wrenches are point forces
     x = np.array([[0.0, 0.0, 0.0], [1.0, 0.2, 0.0], [1.5, 1.0, 0.3], [2.0, 1.0, -0.5]])
-    E = np.stack([frame(np.eye(3), xi) for xi in x])
+    T = np.stack([frame(np.eye(3), xi) for xi in x])
     active = [True, False, True]
     k, r = 2.0, 1.0
-    F = MultiPointSpring([0, 1, 2, 3], np.zeros((4, 3)), LinearLaw(k, r), active=active)
+    F = MultiPointSpring([1, 2, 3, 4], np.zeros((4, 3)), LinearLaw(k, r), active=active)
     dx = np.diff(x, axis=0)
     l = np.linalg.norm(dx, axis=1)
     u = dx / l[:, None]
     L = l[0] + l[2]
-    assert F.length(E) == pytest.approx(L)
-    T = k * (L - r)
+    assert F.length(T) == pytest.approx(L)
+    tension = k * (L - r)
     v = [u[0], u[1] - u[0], u[2] - u[1], -u[2]]
-    f = F.evaluate(E, np.zeros((4, 6))).f.reshape(4, 6)
-    np.testing.assert_allclose(f[:, 3:], T * np.array(v), rtol=1e-13)
+    f = F.evaluate(T, np.zeros((4, 6))).f.reshape(4, 6)
+    np.testing.assert_allclose(f[:, 3:], tension * np.array(v), rtol=1e-13)
     np.testing.assert_allclose(f[:, :3], 0.0, atol=1e-14)
 
 
 def test_spring_damper_pulls_when_stretched_and_resists_extension():
     # Sueda eq. 1.65 with the tension F = (k (l - L) + d l̇)/L pulling the points together
     x1, x2 = np.array([0.0, 0.0, 0.0]), np.array([2.0, 0.0, 0.0])
-    E, phi = two_bodies_at(x1, x2, [0.0, 0.0, 0.0], [0.5, 0.0, 0.0])
+    T, phi = two_bodies_at(x1, x2, [0.0, 0.0, 0.0], [0.5, 0.0, 0.0])
     k, d, L = 3.0, 0.4, 1.5
-    f = spring_damper(0, np.zeros(3), 1, np.zeros(3), k, d, L).evaluate(E, phi).f
+    f = spring_damper(1, np.zeros(3), 2, np.zeros(3), k, d, L).evaluate(T, phi).f
     tension = (k * (2.0 - L) + d * 0.5) / L
     np.testing.assert_allclose(f[3:6], [tension, 0, 0], rtol=1e-14)
     np.testing.assert_allclose(f[9:12], [-tension, 0, 0], rtol=1e-14)
@@ -415,9 +415,9 @@ def test_spring_damper_pulls_when_stretched_and_resists_extension():
 def test_muscle_force_between_two_bodies():
     # Sueda eqs. 1.38–1.39, 1.47–1.49: F along the line, l̃ and ṽ from the path
     x1, x2 = np.array([0.0, 0.0, 0.0]), np.array([0.12, 0.0, 0.0])
-    E, phi = two_bodies_at(x1, x2, [0.1, 0.0, 0.0], [-0.2, 0.3, 0.0])
+    T, phi = two_bodies_at(x1, x2, [0.1, 0.0, 0.0], [-0.2, 0.3, 0.0])
     law = MuscleLaw(f_opt=500.0, l_opt=0.1, v_max=10.0, activation=0.6, tendon_length=0.01)
-    f = axial_spring(0, np.zeros(3), 1, np.zeros(3), law).evaluate(E, phi).f
+    f = axial_spring(1, np.zeros(3), 2, np.zeros(3), law).evaluate(T, phi).f
     lt, vt = (0.12 - 0.01) / 0.1, -0.3 / (0.1 * 10.0)
     F = 500.0 * (0.6 * active_force_length(lt) * force_velocity(vt) + passive_force_length(lt))
     np.testing.assert_allclose(f[3:6], [F, 0, 0], rtol=1e-13)
@@ -438,53 +438,53 @@ INTERNAL = [
 @pytest.mark.parametrize("name", INTERNAL + ["internal multi-point", "elastic frame spring"])
 def test_internal_forces_have_zero_net_world_wrench(name):
     # Newton's third law: the world wrenches (about the world origin) on all bodies sum to zero
-    E, phi = scene()
+    T, phi = scene()
     if name == "internal multi-point":
         F = MultiPointSpring(
-            [0, 1, 2, 2, 0], VIA, LinearLaw(3.0, 0.5, 0.4), [True, False, True, True]
+            [1, 2, 3, 3, 1], VIA, LinearLaw(3.0, 0.5, 0.4), [True, False, True, True]
         )
     elif name == "elastic frame spring":
-        F = FrameSpring(0, exp_se3([0.2, -0.1, 0.3, 0.1, 0.2, -0.1]), 2, np.eye(4), 2.0, 3.0)
+        F = FrameSpring(1, exp_se3([0.2, -0.1, 0.3, 0.1, 0.2, -0.1]), 3, np.eye(4), 2.0, 3.0)
     else:
-        F = force(name, E, phi)
-    f_world = F.evaluate(E, phi, coords="world").f.reshape(N_BODIES, 6)
+        F = force(name, T, phi)
+    f_world = F.evaluate(T, phi, coords="world").f.reshape(N_BODIES, 6)
     assert np.abs(f_world).max() > 0.1
     np.testing.assert_allclose(f_world.sum(axis=0), 0.0, atol=1e-12)
 
 
 def test_world_terms_are_the_transformed_body_terms():
-    E, phi_body = scene()
-    phi_world = np.einsum("nij,nj->ni", Ad(E), phi_body)
+    T, phi_body = scene()
+    phi_world = np.einsum("nij,nj->ni", Ad(T), phi_body)
     for name in NAMES:
-        F = force(name, E, phi_body)
-        body = F.evaluate(E, phi_body)
-        world = F.evaluate(E, phi_world, coords="world")
-        T = np.zeros((6 * N_BODIES, 6 * N_BODIES))
+        F = force(name, T, phi_body)
+        body = F.evaluate(T, phi_body)
+        world = F.evaluate(T, phi_world, coords="world")
+        A = np.zeros((6 * N_BODIES, 6 * N_BODIES))
         for i in range(N_BODIES):
-            T[6 * i : 6 * i + 6, 6 * i : 6 * i + 6] = np.linalg.inv(Ad(E[i]))
-        np.testing.assert_allclose(world.f, T.T @ body.f, rtol=1e-12, atol=1e-12)
-        np.testing.assert_allclose(world.D, T.T @ body.D @ T, rtol=1e-12, atol=1e-12)
+            A[6 * i : 6 * i + 6, 6 * i : 6 * i + 6] = np.linalg.inv(Ad(T[i]))
+        np.testing.assert_allclose(world.f, A.T @ body.f, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(world.D, A.T @ body.D @ A, rtol=1e-12, atol=1e-12)
 
 
 def test_body_damping():
-    E, phi = scene()
-    t = BodyDamping(2, 0.8).evaluate(E, phi)
+    T, phi = scene()
+    t = BodyDamping(3, 0.8).evaluate(T, phi)
     np.testing.assert_allclose(t.f[12:], -0.8 * phi[2])
     np.testing.assert_array_equal(t.D[12:, 12:], -0.8 * np.eye(6))
     np.testing.assert_array_equal(t.K, 0.0)
-    assert np.abs(BodyDamping(2, 0.8).evaluate(E, phi, coords="world").K).max() > 0.1
+    assert np.abs(BodyDamping(3, 0.8).evaluate(T, phi, coords="world").K).max() > 0.1
 
 
 def test_assemble_sums_the_forces():
-    E, phi = scene()
-    forces = list(make_forces(E, phi).values())
-    total = assemble(forces, E, phi, coords="world", symmetric=True)
+    T, phi = scene()
+    forces = list(make_forces(T, phi).values())
+    total = assemble(forces, T, phi, coords="world", symmetric=True)
     for part, name in zip(total, "fKD", strict=True):
         expected = sum(
-            getattr(F.evaluate(E, phi, coords="world", symmetric=True), name) for F in forces
+            getattr(F.evaluate(T, phi, coords="world", symmetric=True), name) for F in forces
         )
         np.testing.assert_allclose(part, expected, rtol=1e-13, atol=1e-13)
-    empty = assemble([], E, phi)
+    empty = assemble([], T, phi)
     assert empty.f.shape == (18,) and empty.K.shape == (18, 18) and not empty.K.any()
 
 
@@ -495,32 +495,32 @@ def test_linearly_implicit_step_is_stable_where_explicit_euler_blows_up():
     # (M - hD - h²K) φ⁺ = M φ + h (f - D φ + ad(φ)ᵀ M φ)) keeps it bounded.
     M = mcI(1.0, np.zeros(3), np.diag([0.02, 0.03, 0.04]))
     k, h, n_steps = 2e4, 0.01, 100
-    spring = PointToPointSpring(None, [0.0, 0.0, 0.0], 0, [0.1, 0.05, 0.0], k=k)
-    damper = BodyDamping(0, 0.5)
-    E0 = frame(exp_so3([0.2, -0.1, 0.3])[None], [[0.05, -0.02, 0.03]])
+    spring = PointToPointSpring(0, [0.0, 0.0, 0.0], 1, [0.1, 0.05, 0.0], k=k)
+    damper = BodyDamping(1, 0.5)
+    T0 = frame(exp_so3([0.2, -0.1, 0.3])[None], [[0.05, -0.02, 0.03]])
     phi0 = np.zeros((1, 6))
 
-    def energy(E, phi):
-        return 0.5 * phi[0] @ M @ phi[0] + spring.potential(E)
+    def energy(T, phi):
+        return 0.5 * phi[0] @ M @ phi[0] + spring.potential(T)
 
-    e0 = energy(E0, phi0)
-    E, phi = E0, phi0
+    e0 = energy(T0, phi0)
+    T, phi = T0, phi0
     for _ in range(8):  # forward Euler overflows within a few more steps
-        f = assemble([spring, damper], E, phi).f
-        E_next, phi_next = euler_step(
-            M, E[0], phi[0], h, f_body=f, g=np.zeros(3), scheme="explicit"
+        f = assemble([spring, damper], T, phi).f
+        T_next, phi_next = euler_step(
+            M, T[0], phi[0], h, f_body=f, g=np.zeros(3), scheme="explicit"
         )
-        E, phi = E_next[None], phi_next[None]
-    assert energy(E, phi) > 1e6 * e0
+        T, phi = T_next[None], phi_next[None]
+    assert energy(T, phi) > 1e6 * e0
 
-    E, phi = E0, phi0
+    T, phi = T0, phi0
     energies = []
     for _ in range(n_steps):
-        f, K, D = assemble([spring, damper], E, phi)
+        f, K, D = assemble([spring, damper], T, phi)
         rhs = M @ phi[0] + h * (f - D @ phi[0] + coriolis_wrench(M, phi[0]))
         phi = np.linalg.solve(M - h * D - h**2 * K, rhs)[None]
-        E = E @ exp_se3(h * phi)
-        energies.append(energy(E, phi))
+        T = T @ exp_se3(h * phi)
+        energies.append(energy(T, phi))
     assert max(energies) <= e0
     assert energies[-1] < 0.5 * e0
 
@@ -531,48 +531,51 @@ def test_linearly_implicit_step_is_stable_where_explicit_euler_blows_up():
 @pytest.mark.parametrize(
     "build, match",
     [
-        (lambda: PointToPointSpring(0, P0, 1, P1, k=-1.0), "k must be non-negative"),
+        (lambda: PointToPointSpring(1, P0, 2, P1, k=-1.0), "k must be a number >= 0"),
         (
-            lambda: GreenStrainSpring(0, P0, 1, P1, k=1.0, rest_length=0.0),
-            "rest_length must be positive",
+            lambda: GreenStrainSpring(1, P0, 2, P1, k=1.0, rest_length=0.0),
+            "rest_length must be > 0",
         ),
-        (lambda: LinearLaw(-1.0), "k must be non-negative"),
-        (lambda: LinearLaw(1.0, -0.5), "rest_length must be non-negative"),
+        (lambda: LinearLaw(-1.0), "k must be a number >= 0"),
+        (lambda: LinearLaw(1.0, -0.5), "rest_length must be a number >= 0"),
         (
-            lambda: GreenStrainSpring(0, P0, 1, P1, k=-3.0, rest_length=0.8),
-            "k must be non-negative",
+            lambda: GreenStrainSpring(1, P0, 2, P1, k=-3.0, rest_length=0.8),
+            "k must be a number >= 0",
         ),
-        (lambda: spring_damper(0, P0, 1, P1, -1.0, 0.1, 1.0), "k must be non-negative"),
+        (lambda: spring_damper(1, P0, 2, P1, -1.0, 0.1, 1.0), "k must be a number >= 0"),
         (
-            lambda: axial_spring(2, P1, 2, P1, LinearLaw(1.0)),
+            lambda: axial_spring(3, P1, 3, P1, LinearLaw(1.0)),
             r"segment 0 of the spring joins point 0 to itself",
         ),
         (
-            lambda: MultiPointSpring([0, None, None], [P0, P1, P1], LinearLaw(1.0)),
+            lambda: MultiPointSpring([1, 0, 0], [P0, P1, P1], LinearLaw(1.0)),
             r"segment 1 of the spring joins point 1 to itself",
         ),
-        (lambda: LinearLaw(1.0, 0.5, -0.1), "d must be non-negative"),
-        (lambda: LinearLaw([1.0, 2.0]), "k must be a finite scalar"),
-        (lambda: spring_damper(0, P0, 1, P1, 1.0, 0.1, 0.0), "rest_length must be positive"),
-        (lambda: spring_damper(0, P0, 1, P1, 1.0, -0.1, 1.0), "d must be non-negative"),
-        (lambda: BodyDamping(0, -1.0), "d must be non-negative"),
-        (lambda: BodyDamping(None, 1.0), "ground cannot be damped"),
-        (lambda: PointForce(None, P0, P1), "a force on the ground"),
-        (lambda: PointForce(0, [1.0, 2.0], P1), r"point must have shape"),
-        (lambda: PointForce(-1, P0, P1), "non-negative body index"),
-        (lambda: PointForce(True, P0, P1), "non-negative body index"),
-        (lambda: MultiPointSpring([0], [P0], LinearLaw(1.0)), "at least 2 points"),
+        (lambda: LinearLaw(1.0, 0.5, -0.1), "d must be a number >= 0"),
+        (lambda: LinearLaw([1.0, 2.0]), r"k must be a number >= 0, got \[1.0, 2.0\]"),
+        (lambda: spring_damper(1, P0, 2, P1, 1.0, 0.1, 0.0), "rest_length must be > 0"),
+        (lambda: spring_damper(1, P0, 2, P1, 1.0, -0.1, 1.0), "d must be a number >= 0"),
+        (lambda: BodyDamping(1, -1.0), "d must be a number >= 0"),
+        (lambda: BodyDamping(0, 1.0), r"the world \(0\) cannot be damped"),
+        (lambda: PointForce(0, P0, P1), r"a force on the world \(0\) does nothing"),
+        (lambda: PointForce(1, [1.0, 2.0], P1), r"point must have shape"),
         (
-            lambda: MultiPointSpring([0, 1], [P0], LinearLaw(1.0)),
+            lambda: PointForce(-1, P0, P1),
+            r"body must be a body number \(0 = world, 1 … N\), got -1",
+        ),
+        (lambda: PointForce(True, P0, P1), "body must be a body number"),
+        (lambda: MultiPointSpring([1], [P0], LinearLaw(1.0)), "at least 2 points"),
+        (
+            lambda: MultiPointSpring([1, 2], [P0], LinearLaw(1.0)),
             r"points must have shape \(2, 3\)",
         ),
-        (lambda: MultiPointSpring([0, 1], [P0, P1], 3.0), "law must be callable"),
+        (lambda: MultiPointSpring([1, 2], [P0, P1], 3.0), "law must be callable"),
         (
-            lambda: MultiPointSpring([0, 1, 2], VIA[:3], LinearLaw(1.0), [True]),
+            lambda: MultiPointSpring([1, 2, 3], VIA[:3], LinearLaw(1.0), [True]),
             "one entry per segment",
         ),
         (
-            lambda: MultiPointSpring([0, 1], [P0, P1], LinearLaw(1.0), [False]),
+            lambda: MultiPointSpring([1, 2], [P0, P1], LinearLaw(1.0), [False]),
             "at least one segment",
         ),
     ],
@@ -583,55 +586,57 @@ def test_invalid_parameters_raise(build, match):
 
 
 def test_invalid_states_raise():
-    E, phi = scene()
-    F = PointToPointSpring(0, P0, 1, P1, k=1.0)
-    with pytest.raises(ValueError, match=r"E must have shape \(..., N, 4, 4\)"):
-        F.evaluate(E[0], phi[0])
+    T, phi = scene()
+    F = PointToPointSpring(1, P0, 2, P1, k=1.0)
+    with pytest.raises(ValueError, match=r"T must have shape \(..., N, 4, 4\)"):
+        F.evaluate(T[0], phi[0])
     with pytest.raises(ValueError, match=r"phi must have shape \(..., 3, 6\)"):
-        F.evaluate(E, phi[:2])
+        F.evaluate(T, phi[:2])
     with pytest.raises(ValueError, match="coords must be one of"):
-        F.evaluate(E, phi, coords="spatial")
-    with pytest.raises(ValueError, match="acts on body 5, but E has only 3 bodies"):
-        PointToPointSpring(0, P0, 5, P1, k=1.0).evaluate(E, phi)
-    E_bad = E.copy()
-    E_bad[1, :3, :3] *= 1.1
-    with pytest.raises(ValueError, match="rotation block of E is not orthonormal"):
-        F.evaluate(E_bad, phi)
-    with pytest.raises(ValueError, match="acts on body 5"):
-        PointToPointSpring(0, P0, 5, P1, k=1.0).potential(E)
+        F.evaluate(T, phi, coords="spatial")
+    with pytest.raises(
+        ValueError, match=r"acts on body 6, but T has only 3 bodies \(1 … 3; 0 is the world\)"
+    ):
+        PointToPointSpring(1, P0, 6, P1, k=1.0).evaluate(T, phi)
+    T_bad = T.copy()
+    T_bad[1, :3, :3] *= 1.1
+    with pytest.raises(ValueError, match="rotation block of T is not orthonormal"):
+        F.evaluate(T_bad, phi)
+    with pytest.raises(ValueError, match="acts on body 6"):
+        PointToPointSpring(1, P0, 6, P1, k=1.0).potential(T)
 
 
 def test_zero_length_segment_raises():
-    E, phi = scene()
-    x_point = E[1, :3, :3] @ np.array(P1) + E[1, :3, 3]
-    F = MultiPointSpring([0, 1, None], [P0, P1, x_point], LinearLaw(1.0, 0.5))
+    T, phi = scene()
+    x_point = T[1, :3, :3] @ np.array(P1) + T[1, :3, 3]
+    F = MultiPointSpring([1, 2, 0], [P0, P1, x_point], LinearLaw(1.0, 0.5))
     with pytest.raises(
         ValueError, match=r"segment 1 of the spring \(points 1 and 2\) has zero length"
     ):
-        F.evaluate(E, phi)
+        F.evaluate(T, phi)
     with pytest.raises(ValueError, match="has zero length"):
-        axial_spring(1, P1, None, x_point, LinearLaw(1.0)).length(E)
+        axial_spring(2, P1, 0, x_point, LinearLaw(1.0)).length(T)
 
 
 def test_passive_segments_make_the_spring_non_conservative():
     # A passive segment carries the tension but not the length, so f is not -∂V(L)/∂x: the
     # K - Kᵀ = C(f) identity of potential forces fails, and potential() refuses.
-    E, phi = scene()
-    F = MultiPointSpring([0, 1, None, 2, 2], VIA, LinearLaw(3.0, 0.5), [True, False, True, True])
-    t = F.evaluate(E, phi)
+    T, phi = scene()
+    F = MultiPointSpring([1, 2, 0, 3, 3], VIA, LinearLaw(3.0, 0.5), [True, False, True, True])
+    t = F.evaluate(T, phi)
     C = np.zeros_like(t.K)
     for i in range(N_BODIES):
         C[6 * i : 6 * i + 6, 6 * i : 6 * i + 6] = coadjoint(t.f[6 * i : 6 * i + 6])
     assert np.abs(t.K - t.K.T - C).max() > 0.1
     with pytest.raises(ValueError, match="passive segments"):
-        F.potential(E)
+        F.potential(T)
 
 
 def test_potential_of_a_muscle_is_not_defined():
-    E, phi = scene()
-    F = force("muscle", E, phi)
+    T, phi = scene()
+    F = force("muscle", T, phi)
     with pytest.raises(TypeError, match="MuscleLaw has no potential energy"):
-        F.potential(E)
+        F.potential(T)
 
 
 # ------------------------------------------------------------------ exercise checkers (notebook 13)
@@ -644,8 +649,8 @@ def test_chapter_13_checkers_accept_solutions_and_reject_mistakes():
         A, b = np.zeros((8, 8)), np.zeros(8)
         rows = [(0, 0, 1.0, 0.0), (0, 0, 1.3, 0.126110265892917), (1, 0, 1.7, 1.0)]
         rows += [(0, 1, 1.0, 0.0), (0, 1, 1.3, 1.07051016402631), (1, 1, 1.7, 2.85714285714286)]
-        value = lambda x: np.array([x**3, x**2, x, 1.0])  # noqa: E731
-        slope = lambda x: np.array([3 * x**2, 2 * x, 1.0, 0.0])  # noqa: E731
+        value = lambda x: np.array([x**3, x**2, x, 1.0])  # noqa: T731
+        slope = lambda x: np.array([3 * x**2, 2 * x, 1.0, 0.0])  # noqa: T731
         for i, (seg, order, x, y) in enumerate(rows):
             A[i, 4 * seg : 4 * seg + 4] = slope(x) if order else value(x)
             b[i] = y
@@ -653,15 +658,15 @@ def test_chapter_13_checkers_accept_solutions_and_reject_mistakes():
         A[7, :4], A[7, 4:] = slope(1.3), -slope(1.3)
         return np.linalg.solve(A, b).reshape(2, 4)
 
-    def wrenches(E1, r1, E2, r2, k):
-        dx = (E2[:3, :3] @ r2 + E2[:3, 3]) - (E1[:3, :3] @ r1 + E1[:3, 3])
-        b1, b2 = E1[:3, :3].T @ dx, E2[:3, :3].T @ dx
+    def wrenches(T1, r1, T2, r2, k):
+        dx = (T2[:3, :3] @ r2 + T2[:3, 3]) - (T1[:3, :3] @ r1 + T1[:3, 3])
+        b1, b2 = T1[:3, :3].T @ dx, T2[:3, :3].T @ dx
         return k * np.concatenate([np.cross(r1, b1), b1, -np.cross(r2, b2), -b2])
 
-    def stiffness(E, r, force):
+    def stiffness(T, r, force):
         K = np.zeros((6, 6))
-        K[:3, :3] = skew(r) @ skew(E[:3, :3].T @ force)
-        K[3:, :3] = skew(E[:3, :3].T @ force)
+        K[:3, :3] = skew(r) @ skew(T[:3, :3].T @ force)
+        K[3:, :3] = skew(T[:3, :3].T @ force)
         return K
 
     ch13.CHECKS["13.1"](solve_passive)

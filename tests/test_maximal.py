@@ -12,7 +12,7 @@ import pytest
 from scipy.integrate import solve_ivp
 
 import spatial as sp
-import spatial.maximal.system as system_module
+import spatial.maximal.constraints as constraints_module
 from spatial import joints as J
 from spatial.builders import (
     JOINT_CODES,
@@ -42,7 +42,7 @@ from spatial.maximal import (
     reduced_state,
     simulate_system,
 )
-from spatial.maximal.system import gyroscopic_jacobian
+from spatial.maximal.dynamics import gyroscopic_jacobian
 from spatial.se3 import Ad, exp_se3, frame, frame_inverse
 from spatial.vectors import pluho
 
@@ -57,21 +57,21 @@ def joint_pose(joint, q):
 def two_bodies(rng, code, world_parent=False):
     """A parent and a child body joined by one joint with random offset frames, joint intact.
 
-    Returns the system, the frames E (N, 4, 4), the joint variables q and the joint.
+    Returns the system, the frames T (N, 4, 4), the joint variables q and the joint.
     """
     joint = JOINT_CODES[code.lstrip("~")](rng)
     if code.startswith("~"):
         joint = J.Reversed(joint)
     system = System()
-    parent = None if world_parent else system.add_body(random_inertia(rng))
+    parent = 0 if world_parent else system.add_body(random_inertia(rng))
     child = system.add_body(random_inertia(rng))
     pf, cf = exp_se3(rng.normal(size=6)), exp_se3(rng.normal(size=6))
     system.add_joint(joint, parent, child, parent_frame=pf, child_frame=cf)
     q = joint.random_configuration(rng)
-    E_parent = np.eye(4) if world_parent else exp_se3(rng.normal(size=6))
-    E_child = E_parent @ pf @ joint_pose(joint, q) @ frame_inverse(cf)
-    E = E_child[None] if world_parent else np.stack([E_parent, E_child])
-    return system, E, q, joint
+    T_parent = np.eye(4) if world_parent else exp_se3(rng.normal(size=6))
+    T_child = T_parent @ pf @ joint_pose(joint, q) @ frame_inverse(cf)
+    T = T_child[None] if world_parent else np.stack([T_parent, T_child])
+    return system, T, q, joint
 
 
 def unit_quaternions(model, q):
@@ -106,36 +106,36 @@ def reference(model, q0, qd0, t):
 @pytest.mark.parametrize("code", ALL_CODES)
 @pytest.mark.parametrize("world_parent", [False, True])
 def test_constraint_rows_annihilate_the_allowed_relative_motion(rng, code, world_parent):
-    system, E, q, joint = two_bodies(rng, code, world_parent)
+    system, T, q, joint = two_bodies(rng, code, world_parent)
     jc = system.joints[0]
-    G = constraint_jacobian(system, E, q0=q)
+    G = constraint_jacobian(system, T, q0=q)
     assert G.shape == (6 - joint.nv, 6 * system.N)
     assert np.linalg.matrix_rank(G) == 6 - joint.nv
     # child twist = (parent's motion seen in F_s) + S α, expressed back in child coordinates
-    E_wS = E[jc.child] @ jc.child_frame
+    T_wS = T[jc.child - 1] @ jc.child_frame  # body b is row b - 1
     alpha = rng.normal(size=joint.nv)
     v_S = joint.motion_subspace(q) @ alpha
     phi = np.zeros((system.N, 6))
     if not world_parent:
         phi[0] = rng.normal(size=6)
-        v_S = v_S + Ad(frame_inverse(E_wS) @ E[0]) @ phi[0]
-    phi[jc.child] = Ad(jc.child_frame) @ v_S
+        v_S = v_S + Ad(frame_inverse(T_wS) @ T[0]) @ phi[0]
+    phi[jc.child - 1] = Ad(jc.child_frame) @ v_S
     np.testing.assert_allclose(G @ phi.ravel(), 0.0, atol=1e-12 * (1 + np.abs(phi).max()))
 
 
 @pytest.mark.parametrize("code", ALL_CODES)
 def test_constraint_jacobian_is_the_derivative_of_the_position_error(rng, code):
-    system, E, q, joint = two_bodies(rng, code)
-    np.testing.assert_allclose(constraint_error(system, E, q0=q), 0.0, atol=1e-12)
-    G = constraint_jacobian(system, E, q0=q)
+    system, T, q, joint = two_bodies(rng, code)
+    np.testing.assert_allclose(constraint_error(system, T, q0=q), 0.0, atol=1e-12)
+    G = constraint_jacobian(system, T, q0=q)
     for b in range(system.N):
 
-        def g(E_b, b=b):
-            E_new = E.copy()
-            E_new[b] = E_b
-            return constraint_error(system, E_new, q0=q)
+        def g(T_b, b=b):
+            T_new = T.copy()
+            T_new[b] = T_b
+            return constraint_error(system, T_new, q0=q)
 
-        result = check_jacobian(g, G[:, 6 * b : 6 * b + 6], E[b], space="se3", rtol=1e-7)
+        result = check_jacobian(g, G[:, 6 * b : 6 * b + 6], T[b], space="se3", rtol=1e-7)
         assert result, (code, b, result)
 
 
@@ -145,26 +145,26 @@ def test_revolute_rows_are_rows_of_the_adjoint():
     system = System()
     a, b = system.add_body(random_inertia(rng)), system.add_body(random_inertia(rng))
     system.add_joint(J.Revolute("z"), a, b)
-    E = np.stack([exp_se3(rng.normal(size=6))] * 2)
-    G = constraint_jacobian(system, E)
+    T = np.stack([exp_se3(rng.normal(size=6))] * 2)
+    G = constraint_jacobian(system, T)
     # the two frames coincide, so the relative-velocity adjoint is [-1, 1]; drop row 2 (ω_z)
     rows = np.hstack([-np.eye(6), np.eye(6)])
     rows[2] = 0.0
-    T = J.Revolute("z").constraint_subspace(np.zeros(1))  # orthonormal, T Tᵀ drops ω_z
-    np.testing.assert_allclose(T @ G, rows, atol=1e-12)
+    T_c = J.Revolute("z").constraint_subspace(np.zeros(1))  # orthonormal, T_c T_cᵀ drops ω_z
+    np.testing.assert_allclose(T_c @ G, rows, atol=1e-12)
 
 
 def test_constraint_error_measures_a_known_separation():
     # a ball joint whose child frame is displaced by d from the parent frame: error = d
     system = System()
     body = system.add_body(sphere_inertia(1.0, 0.1))
-    system.add_joint(J.Spherical(), None, body)
+    system.add_joint(J.Spherical(), 0, body)
     R = sp.exp_so3([0.3, -0.2, 0.4])
     d = np.array([0.01, -0.02, 0.03])
-    E = frame(R, d)[None]
-    T = J.Spherical().constraint_subspace(J.Spherical().neutral())  # spans [0; 1₃]
+    T = frame(R, d)[None]
+    T_c = J.Spherical().constraint_subspace(J.Spherical().neutral())  # spans [0; 1₃]
     residual = np.concatenate([np.zeros(3), R.T @ d])  # the gap seen from the child's frame
-    np.testing.assert_allclose(T @ constraint_error(system, E), residual, atol=1e-14)
+    np.testing.assert_allclose(T_c @ constraint_error(system, T), residual, atol=1e-14)
 
 
 # ----------------------------------------------------------------------------- conversions
@@ -177,13 +177,13 @@ def test_reduced_and_maximal_states_round_trip(rng, floating):
     system = from_model(model)
     q = model.random_configuration(rng, (3,))
     qd = rng.normal(size=(3, model.nv))
-    E, phi = maximal_state(model, q, qd)
-    assert E.shape == (3, model.NB, 4, 4) and phi.shape == (3, model.NB, 6)
-    np.testing.assert_allclose(constraint_error(system, E, q0=q), 0.0, atol=1e-11)
+    T, phi = maximal_state(model, q, qd)
+    assert T.shape == (3, model.NB, 4, 4) and phi.shape == (3, model.NB, 6)
+    np.testing.assert_allclose(constraint_error(system, T, q0=q), 0.0, atol=1e-11)
     np.testing.assert_allclose(
-        constraint_jacobian(system, E, q0=q) @ phi.reshape(3, -1, 1), 0.0, atol=1e-11
+        constraint_jacobian(system, T, q0=q) @ phi.reshape(3, -1, 1), 0.0, atol=1e-11
     )
-    q_back, qd_back = reduced_state(model, system, E, phi, q0=q)
+    q_back, qd_back = reduced_state(model, system, T, phi, q0=q)
     np.testing.assert_allclose(qd_back, qd, atol=1e-10)
     # quaternions may come back negated: compare the poses instead of the numbers
     np.testing.assert_allclose(sp.body_poses(model, q_back), sp.body_poses(model, q), atol=1e-10)
@@ -193,7 +193,7 @@ def test_from_model_places_joints_like_the_tree():
     model = double_pendulum(lengths=(1.0, 0.7), bob_radius=0.1)
     system = from_model(model)
     assert system.N == 2 and system.m == 10 and system.names == ["bob1", "bob2"]
-    assert system.joints[0].parent is None and system.joints[1].parent == 0
+    assert [(jc.parent, jc.child) for jc in system.joints] == [(0, 1), (1, 2)]
     np.testing.assert_allclose(system.joints[1].parent_frame[:3, 3], [0.0, -1.0, 0.0])
     np.testing.assert_array_equal(system.gravity, model.gravity)
     np.testing.assert_array_equal(mass_matrix(system)[6:, 6:], model.inertia[2])
@@ -211,9 +211,9 @@ def test_first_step_from_rest_gives_aba_accelerations_and_rnea_joint_forces(seed
     model = random_tree(rng, 7, joints=codes, floating=seed == 2)
     system = from_model(model)
     q, zero = model.random_configuration(rng), np.zeros(model.nv)
-    E, phi = maximal_state(model, q, zero)
+    T, phi = maximal_state(model, q, zero)
     h = 1e-3
-    step = kkt_step(system, E, phi, h, q0=q)
+    step = kkt_step(system, T, phi, h, q0=q)
     qdd = sp.aba(model, q, zero, zero)
     a = sp.body_accelerations(model, q, zero, qdd)[1:]
     scale = 1 + np.abs(a).max()
@@ -225,8 +225,8 @@ def test_first_step_from_rest_gives_aba_accelerations_and_rnea_joint_forces(seed
 def test_hanging_chain_top_joint_carries_the_total_weight():
     model = planar_chain(3, length=0.8, mass=1.5)
     system = from_model(model)
-    E, phi = maximal_state(model, np.zeros(3), np.zeros(3))
-    step = kkt_step(system, E, phi, 0.01)
+    T, phi = maximal_state(model, np.zeros(3), np.zeros(3))
+    step = kkt_step(system, T, phi, 0.01)
     np.testing.assert_allclose(step.phi, 0.0, atol=1e-12)  # an equilibrium stays at rest
     expected = np.array([0.0, 0.0, 0.0, 0.0, 3 * 1.5 * 9.81, 0.0])  # body 1 is world-aligned
     np.testing.assert_allclose(step.joint_wrench[0], expected, atol=1e-10)
@@ -237,32 +237,32 @@ def test_kkt_solution_satisfies_the_kkt_equations(rng):
     model = random_tree(rng, 5, joints=["R", "S", "C", "PL"])
     system = from_model(model)
     q, qd = model.random_configuration(rng), rng.normal(size=model.nv)
-    E, phi = maximal_state(model, q, qd)
-    E = E @ exp_se3(1e-3 * rng.normal(size=(model.NB, 6)))  # joints slightly broken
+    T, phi = maximal_state(model, q, qd)
+    T = T @ exp_se3(1e-3 * rng.normal(size=(model.NB, 6)))  # joints slightly broken
     forces = [
-        spring_damper(None, [0.0, 0.0, 1.0], 2, [0.1, 0.0, 0.0], 50.0, 2.0, 0.5),
-        BodyDamping(1, 0.3),
+        spring_damper(0, [0.0, 0.0, 1.0], 3, [0.1, 0.0, 0.0], 50.0, 2.0, 0.5),
+        BodyDamping(2, 0.3),
     ]
     h, gamma = 0.01, 20.0
-    G = constraint_jacobian(system, E, q0=q)
-    g = constraint_error(system, E, q0=q)
-    f, K, D_forces = assemble(forces, E, phi)
+    G = constraint_jacobian(system, T, q0=q)
+    g = constraint_error(system, T, q0=q)
+    f, K, D_forces = assemble(forces, T, phi)
     Phi = phi.ravel()
     # the gyroscopic options add θ D_gyro to the damping matrix
     for gyroscopic, theta in (("explicit", 0.0), ("implicit", 1.0), ("midpoint", 0.5)):
         step = kkt_step(
-            system, E, phi, h, forces=forces, baumgarte=gamma, q0=q, gyroscopic=gyroscopic
+            system, T, phi, h, forces=forces, baumgarte=gamma, q0=q, gyroscopic=gyroscopic
         )
         D = D_forces + theta * gyroscopic_jacobian(system, phi)
         M_hat = mass_matrix(system) - h * D - h * h * K
-        f_tilde = mass_matrix(system) @ Phi + h * (bias_wrenches(system, E, phi) + f - D @ Phi)
+        f_tilde = mass_matrix(system) @ Phi + h * (bias_wrenches(system, T, phi) + f - D @ Phi)
         new = step.phi.ravel()
         np.testing.assert_allclose(G @ new, -gamma * g, atol=1e-12 * (1 + np.abs(new).max()))
         np.testing.assert_allclose(
             M_hat @ new, f_tilde + G.T @ step.lam, atol=1e-11 * np.abs(f_tilde).max()
         )
         np.testing.assert_allclose(step.error, g, atol=1e-15)
-        np.testing.assert_allclose(step.E, E @ exp_se3(h * step.phi), atol=1e-15)
+        np.testing.assert_allclose(step.T, T @ exp_se3(h * step.phi), atol=1e-15)
 
 
 def test_batched_step_equals_looped_steps(rng):
@@ -270,29 +270,29 @@ def test_batched_step_equals_looped_steps(rng):
     system = from_model(model)
     q = model.random_configuration(rng, (2, 3))
     qd = rng.normal(size=(2, 3, model.nv))
-    E, phi = maximal_state(model, q, qd)
-    kw = dict(baumgarte=5.0, forces=[BodyDamping(0, 0.2)], gyroscopic="midpoint")
-    batched = kkt_step(system, E, phi, 0.01, q0=q, **kw)
+    T, phi = maximal_state(model, q, qd)
+    kw = dict(baumgarte=5.0, forces=[BodyDamping(1, 0.2)], gyroscopic="midpoint")
+    batched = kkt_step(system, T, phi, 0.01, q0=q, **kw)
     for i in range(2):
         for j in range(3):
-            one = kkt_step(system, E[i, j], phi[i, j], 0.01, q0=q[i, j], **kw)
-            for name in ("E", "phi", "q", "error", "lam", "joint_wrench"):
+            one = kkt_step(system, T[i, j], phi[i, j], 0.01, q0=q[i, j], **kw)
+            for name in ("T", "phi", "q", "error", "lam", "joint_wrench"):
                 np.testing.assert_allclose(
                     getattr(batched, name)[i, j], getattr(one, name), atol=1e-12
                 )
-    G = constraint_jacobian(system, E, q0=q)
-    np.testing.assert_allclose(G[1, 2], constraint_jacobian(system, E[1, 2], q0=q[1, 2]))
+    G = constraint_jacobian(system, T, q0=q)
+    np.testing.assert_allclose(G[1, 2], constraint_jacobian(system, T[1, 2], q0=q[1, 2]))
 
 
 # ----------------------------------------------------------------------------- against the tree
 
 
-def tip_error(model, system, q0, qd0, h, T, **kw):
-    E0, phi0 = maximal_state(model, q0, qd0)
-    traj = simulate_system(system, E0, phi0, h, int(round(T / h)), **kw)
+def tip_error(model, system, q0, qd0, h, duration, **kw):
+    T0, phi0 = maximal_state(model, q0, qd0)
+    traj = simulate_system(system, T0, phi0, h, int(round(duration / h)), **kw)
     q_ref = reference(model, q0, qd0, traj.t)
-    E_ref = sp.body_poses(model, q_ref)[:, -1]
-    return np.abs(traj.E[:, -1, :3, 3] - E_ref[:, :3, 3]).max(), traj
+    T_ref = sp.body_poses(model, q_ref)[:, -1]
+    return np.abs(traj.T[:, -1, :3, 3] - T_ref[:, :3, 3]).max(), traj
 
 
 def test_double_pendulum_matches_the_reduced_tree_to_first_order():
@@ -337,10 +337,10 @@ def test_moving_chain_of_each_joint_type_matches_the_reduced_tree(code):
     q0, qd0 = model.random_configuration(rng), rng.normal(size=model.nv)
     errors = []
     for h in (4e-3, 2e-3):
-        E0, phi0 = maximal_state(model, q0, qd0)
-        traj = simulate_system(system, E0, phi0, h, int(round(0.1 / h)), q0=q0)
-        E_ref = sp.body_poses(model, reference(model, q0, qd0, traj.t))[:, 1:]
-        errors.append(np.abs(traj.E - E_ref).max())
+        T0, phi0 = maximal_state(model, q0, qd0)
+        traj = simulate_system(system, T0, phi0, h, int(round(0.1 / h)), q0=q0)
+        T_ref = sp.body_poses(model, reference(model, q0, qd0, traj.t))[:, 1:]
+        errors.append(np.abs(traj.T - T_ref).max())
     assert errors[1] < 5e-3, errors
     assert 1.8 < errors[0] / errors[1] < 2.2, errors
 
@@ -350,13 +350,13 @@ def test_baumgarte_removes_a_separation_geometrically():
     # equilibrium otherwise): the error shrinks by 1 - hγ per step, and stays without γ
     model = double_pendulum(bob_radius=0.1)
     system = from_model(model)
-    E0, phi0 = maximal_state(model, np.zeros(2), np.zeros(2))
-    E0[1, 0, 3] += 1e-3  # bob 2 moved along x: joint 2's linear error
+    T0, phi0 = maximal_state(model, np.zeros(2), np.zeros(2))
+    T0[1, 0, 3] += 1e-3  # bob 2 moved along x: joint 2's linear error
     h, gamma = 0.01, 20.0
-    held = simulate_system(system, E0, phi0, h, 10, baumgarte=gamma)
+    held = simulate_system(system, T0, phi0, h, 10, baumgarte=gamma)
     expected = 1e-3 * (1 - h * gamma) ** np.arange(11)
     np.testing.assert_allclose(np.abs(held.error).max(-1), expected, rtol=1e-6)
-    free = simulate_system(system, E0, phi0, h, 10)  # changes only at second order (h² motion)
+    free = simulate_system(system, T0, phi0, h, 10)  # changes only at second order (h² motion)
     np.testing.assert_allclose(np.abs(free.error).max(-1), 1e-3, rtol=1e-6)
 
 
@@ -365,9 +365,9 @@ def test_a_hinge_to_the_world_does_not_drift():
     system = System()
     rod = system.add_body(cuboid_inertia(1.0, 0.05, 0.05, 1.0))
     top = frame(np.eye(3), [0.0, 0.0, 0.5])
-    system.add_joint(J.Revolute("y"), None, rod, child_frame=top)
-    E0 = (frame(sp.exp_so3([0.0, 1.0, 0.0]), np.zeros(3)) @ frame_inverse(top))[None]
-    traj = simulate_system(system, E0, np.zeros((1, 6)), 0.01, 40)
+    system.add_joint(J.Revolute("y"), 0, rod, child_frame=top)
+    T0 = (frame(sp.exp_so3([0.0, 1.0, 0.0]), np.zeros(3)) @ frame_inverse(top))[None]
+    traj = simulate_system(system, T0, np.zeros((1, 6)), 0.01, 40)
     np.testing.assert_allclose(traj.error, 0.0, atol=1e-14)
 
 
@@ -378,33 +378,35 @@ def test_baumgarte_bounds_the_drift_of_a_swinging_chain():
     # grow over the run.
     model = double_pendulum(bob_radius=0.1)
     system = from_model(model)
-    E0, phi0 = maximal_state(model, np.array([0.8, 0.0]), np.zeros(2))
+    T0, phi0 = maximal_state(model, np.array([0.8, 0.0]), np.zeros(2))
     h, n = 0.01, 300
-    free = np.abs(simulate_system(system, E0, phi0, h, n).error).max(-1)
+    free = np.abs(simulate_system(system, T0, phi0, h, n).error).max(-1)
     assert free.max() > 2e-3
     for gamma_h in (0.5, 1.0):
-        run = simulate_system(system, E0, phi0, h, n, baumgarte=gamma_h / h)
+        run = simulate_system(system, T0, phi0, h, n, baumgarte=gamma_h / h)
         kept = np.abs(run.error).max(-1)
         assert kept.max() < 0.1 * free.max(), gamma_h
         assert kept[n // 2 :].max() < 2.0 * kept[: n // 2].max(), gamma_h  # no growth
 
 
-def oscillator_error(h, T=0.3):
+def oscillator_error(h, duration=0.3):
     """A ball on a prismatic joint along z tied to a world point by Sueda's spring-damper."""
     m, k, d, L = 2.0, 80.0, 4.0, 0.5  # spring_damper's k, d act on strain: k/L, d/L per metre
     system = System(gravity=[0.0, 0.0, 0.0])
     ball = system.add_body(sphere_inertia(m, 0.1))
-    system.add_joint(J.Prismatic("z"), None, ball)
-    spring = spring_damper(None, [0.0, 0.0, L], ball, [0.0, 0.0, 0.0], k, d, L)
+    system.add_joint(J.Prismatic("z"), 0, ball)
+    spring = spring_damper(0, [0.0, 0.0, L], ball, [0.0, 0.0, 0.0], k, d, L)
     x0 = -0.1  # stretched by 0.1
-    E0 = frame(np.eye(3), [0.0, 0.0, x0])[None]
-    traj = simulate_system(system, E0, np.zeros((1, 6)), h, int(round(T / h)), forces=[spring])
-    np.testing.assert_allclose(traj.E[:, 0, :2, 3], 0.0, atol=1e-12)
+    T0 = frame(np.eye(3), [0.0, 0.0, x0])[None]
+    traj = simulate_system(
+        system, T0, np.zeros((1, 6)), h, int(round(duration / h)), forces=[spring]
+    )
+    np.testing.assert_allclose(traj.T[:, 0, :2, 3], 0.0, atol=1e-12)
     wn2, zeta_wn = k / L / m, d / L / (2 * m)
     wd = np.sqrt(wn2 - zeta_wn**2)
     t = traj.t
     x = x0 * np.exp(-zeta_wn * t) * (np.cos(wd * t) + zeta_wn / wd * np.sin(wd * t))
-    return np.abs(traj.E[:, 0, 2, 3] - x).max() / abs(x0)
+    return np.abs(traj.T[:, 0, 2, 3] - x).max() / abs(x0)
 
 
 def test_linearly_implicit_spring_damper_matches_the_damped_oscillator():
@@ -417,31 +419,31 @@ def test_stiff_spring_is_stable_with_a_large_step():
     # h ω = 20: explicit Euler would explode; the linearly implicit step damps it out
     system = System(gravity=[0.0, 0.0, 0.0])
     ball = system.add_body(sphere_inertia(1.0, 0.1))
-    system.add_joint(J.Prismatic("x"), None, ball)
-    spring = spring_damper(None, [1.0, 0.0, 0.0], ball, [0.0, 0.0, 0.0], 4e4, 0.0, 1.0)
-    E0 = frame(np.eye(3), [0.2, 0.0, 0.0])[None]
-    traj = simulate_system(system, E0, np.zeros((1, 6)), 0.1, 20, forces=[spring])
-    assert np.abs(traj.E[:, 0, 0, 3]).max() <= 0.2 + 1e-12
+    system.add_joint(J.Prismatic("x"), 0, ball)
+    spring = spring_damper(0, [1.0, 0.0, 0.0], ball, [0.0, 0.0, 0.0], 4e4, 0.0, 1.0)
+    T0 = frame(np.eye(3), [0.2, 0.0, 0.0])[None]
+    traj = simulate_system(system, T0, np.zeros((1, 6)), 0.1, 20, forces=[spring])
+    assert np.abs(traj.T[:, 0, 0, 3]).max() <= 0.2 + 1e-12
 
 
 def test_redundant_constraints_are_reported_or_regularized():
     system = System()
     body = system.add_body(cylinder_inertia(1.0, 0.05, 1.0))
     top = frame(np.eye(3), [0.0, 0.0, 0.5])
-    system.add_joint(J.Revolute("y"), None, body, child_frame=top)
-    system.add_joint(J.Revolute("y"), None, body, child_frame=top)  # the same hinge twice
-    E = frame(sp.exp_so3([0.0, 0.6, 0.0]), [0.0, 0.0, 0.0])
-    E = E @ frame_inverse(top)
-    E = E[None]
+    system.add_joint(J.Revolute("y"), 0, body, child_frame=top)
+    system.add_joint(J.Revolute("y"), 0, body, child_frame=top)  # the same hinge twice
+    T = frame(sp.exp_so3([0.0, 0.6, 0.0]), [0.0, 0.0, 0.0])
+    T = T @ frame_inverse(top)
+    T = T[None]
     phi = np.zeros((1, 6))
     with pytest.raises(ValueError, match="singular KKT system: the 10 joint constraint rows have"):
-        kkt_step(system, E, phi, 0.01)
+        kkt_step(system, T, phi, 0.01)
     single = System()
     single.add_body(cylinder_inertia(1.0, 0.05, 1.0))
-    single.add_joint(J.Revolute("y"), None, 0, child_frame=top)
-    ref = kkt_step(single, E, phi, 0.01)
+    single.add_joint(J.Revolute("y"), 0, 1, child_frame=top)
+    ref = kkt_step(single, T, phi, 0.01)
     # ε changes the solution by O(ε) and rounding in the nearly singular system by O(1e-16/ε)
-    reg = kkt_step(system, E, phi, 0.01, regularization=1e-8)
+    reg = kkt_step(system, T, phi, 0.01, regularization=1e-8)
     np.testing.assert_allclose(reg.phi, ref.phi, atol=1e-7)
     # each copy of the hinge carries half of the reaction
     np.testing.assert_allclose(reg.joint_wrench[0], 0.5 * ref.joint_wrench[0], rtol=1e-6, atol=1e-6)
@@ -457,13 +459,13 @@ def test_gyroscopic_jacobian_is_the_derivative_of_the_coriolis_wrenches(rng):
     system = System()
     for _ in range(3):
         system.add_body(random_inertia(rng))
-    E = exp_se3(rng.normal(size=(3, 6)))
+    T = exp_se3(rng.normal(size=(3, 6)))
     phi = rng.normal(size=(3, 6))
     D = gyroscopic_jacobian(system, phi)
     # gravity does not depend on φ: the bias wrenches' velocity Jacobian is D_gyro
-    result = check_jacobian(lambda x: bias_wrenches(system, E, x.reshape(3, 6)), D, phi.ravel())
+    result = check_jacobian(lambda x: bias_wrenches(system, T, x.reshape(3, 6)), D, phi.ravel())
     assert result, result
-    c = bias_wrenches(system, E, phi) - bias_wrenches(system, E, np.zeros((3, 6)))
+    c = bias_wrenches(system, T, phi) - bias_wrenches(system, T, np.zeros((3, 6)))
     np.testing.assert_allclose(D @ phi.ravel(), 2 * c, rtol=1e-12, atol=1e-12)  # quadratic
     np.testing.assert_allclose(phi.ravel() @ D, -c, rtol=1e-12, atol=1e-12)  # does no work
     np.testing.assert_allclose(D[:6, 6:], 0.0)  # bodies are not coupled
@@ -488,14 +490,14 @@ def test_gyroscopic_jacobian_at_the_centre_of_mass_is_that_of_eulers_equations(r
     np.testing.assert_allclose(D, expected, rtol=1e-13, atol=1e-13)
 
 
-def tumbling_energy(gyroscopic, h, T=5.0):
+def tumbling_energy(gyroscopic, h, duration=5.0):
     """Kinetic energy / initial - 1 of a free box spun near its unstable middle axis."""
     system = System(gravity=[0.0, 0.0, 0.0])
     box = system.add_body(cuboid_inertia(1.0, 0.1, 0.4, 0.9))
     phi0 = np.array([[0.05, 8.0, 0.05, 0.0, 0.0, 0.0]])
-    n = int(round(T / h))
+    n = int(round(duration / h))
     traj = simulate_system(system, np.eye(4)[None], phi0, h, n, gyroscopic=gyroscopic)
-    k = kinetic_energy(system.inertia[box], traj.phi[:, box])
+    k = kinetic_energy(system.inertia[box - 1], traj.phi[:, box - 1])
     return k / k[0] - 1.0
 
 
@@ -531,7 +533,7 @@ def chain_energy(system, traj):
     """Total energy (kinetic + gravitational) of every stored state."""
     I = np.stack(system.inertia)
     kinetic = kinetic_energy(I, traj.phi)
-    return (kinetic + potential_energy(I, traj.E, system.gravity)).sum(-1)
+    return (kinetic + potential_energy(I, traj.T, system.gravity)).sum(-1)
 
 
 def test_chain_energy_stays_bounded_with_the_midpoint_gyroscopic_term():
@@ -541,12 +543,12 @@ def test_chain_energy_stays_bounded_with_the_midpoint_gyroscopic_term():
     # dissipation of the constraint projection).  Implicit: never rises either, but falls fast.
     model, q0, qd0 = cylinder_ball_chain()
     system = from_model(model)
-    E0, phi0 = maximal_state(model, q0, qd0)
+    T0, phi0 = maximal_state(model, q0, qd0)
     h = 5e-3
     energy = {
         g: chain_energy(
             system,
-            simulate_system(system, E0, phi0, h, n, q0=q0, baumgarte=0.5 / h, gyroscopic=g),
+            simulate_system(system, T0, phi0, h, n, q0=q0, baumgarte=0.5 / h, gyroscopic=g),
         )
         for g, n in (("explicit", 400), ("implicit", 400), ("midpoint", 800))
     }
@@ -564,13 +566,13 @@ def test_gyroscopic_options_match_the_reduced_tree_to_first_order(gyroscopic):
     # explicit step (the options change the O(h) error term, not the limit)
     model, q0, qd0 = cylinder_ball_chain()
     system = from_model(model)
-    E0, phi0 = maximal_state(model, q0, qd0)
+    T0, phi0 = maximal_state(model, q0, qd0)
     errors = []
     for h in (4e-3, 2e-3):
         n = int(round(0.1 / h))
-        traj = simulate_system(system, E0, phi0, h, n, q0=q0, gyroscopic=gyroscopic)
-        E_ref = sp.body_poses(model, reference(model, q0, qd0, traj.t))[:, 1:]
-        errors.append(np.abs(traj.E - E_ref).max())
+        traj = simulate_system(system, T0, phi0, h, n, q0=q0, gyroscopic=gyroscopic)
+        T_ref = sp.body_poses(model, reference(model, q0, qd0, traj.t))[:, 1:]
+        errors.append(np.abs(traj.T - T_ref).max())
     assert errors[1] < 5e-3, errors
     assert 1.8 < errors[0] / errors[1] < 2.2, errors
 
@@ -593,21 +595,21 @@ def box_system(m=2.0, size=(0.4, 0.3, 0.2)):
 def test_contact_rows_are_the_derivative_of_the_gaps(rng):
     system = box_system()
     ground = GroundPlane(normal=[0.0, 0.6, 0.8], offset=-3.0, margin=np.inf)
-    E = exp_se3(rng.normal(size=6))[None]
-    J_c, gap = contact_jacobian(system, E, ground)
+    T = exp_se3(rng.normal(size=6))[None]
+    J_c, gap = contact_jacobian(system, T, ground)
     assert J_c.shape == (24, 6) and gap.shape == (8,)
     result = check_jacobian(
-        lambda E0: contact_jacobian(system, E0[None], ground)[1], J_c[:8], E[0], space="se3"
+        lambda T0: contact_jacobian(system, T0[None], ground)[1], J_c[:8], T[0], space="se3"
     )
     assert result
     t1, t2 = ground.tangents()
     np.testing.assert_allclose(np.cross(t1, t2), ground.normal, atol=1e-15)
-    x = (E[0, :3, :3] @ system.contact_points[0][1].T).T + E[0, :3, 3]
+    x = (T[0, :3, :3] @ system.contact_points[0][1].T).T + T[0, :3, 3]
     np.testing.assert_allclose(gap, x @ ground.normal + 3.0, atol=1e-14)
     # the margin drops the points far above the plane
     margin = float(np.median(gap))
     near = contact_jacobian(
-        system, E, GroundPlane(normal=[0.0, 0.6, 0.8], offset=-3.0, margin=margin)
+        system, T, GroundPlane(normal=[0.0, 0.6, 0.8], offset=-3.0, margin=margin)
     )[1]
     np.testing.assert_array_equal(near, gap[gap <= margin])
 
@@ -616,11 +618,11 @@ def test_contact_rows_are_the_derivative_of_the_gaps(rng):
 def test_resting_box_stays_put_and_the_ground_carries_its_weight(mu):
     m, size = 2.0, (0.4, 0.3, 0.2)
     system = box_system(m, size)
-    E = frame(np.eye(3), [0.3, -0.1, size[2] / 2])[None]
+    T = frame(np.eye(3), [0.3, -0.1, size[2] / 2])[None]
     phi, h = np.zeros((1, 6)), 0.01
     for _ in range(5):
-        step = kkt_step(system, E, phi, h, ground=GroundPlane(mu=mu))
-        E, phi = step.E, step.phi
+        step = kkt_step(system, T, phi, h, ground=GroundPlane(mu=mu))
+        T, phi = step.T, step.phi
     np.testing.assert_allclose(phi, 0.0, atol=1e-10)
     np.testing.assert_allclose(step.contact.normal_impulse.sum(), m * 9.81 * h, rtol=1e-9)
     np.testing.assert_allclose(step.contact.tangent_impulse, 0.0, atol=1e-10)
@@ -633,23 +635,23 @@ def test_resting_box_stays_put_and_the_ground_carries_its_weight(mu):
 def test_sliding_box_decelerates_at_mu_g(model):
     mu, v0, h = 0.3, 2.0, 0.01
     system = box_system()
-    E = frame(np.eye(3), [0.0, 0.0, 0.1])[None]
+    T = frame(np.eye(3), [0.0, 0.0, 0.1])[None]
     phi = np.array([[0.0, 0.0, 0.0, v0, 0.0, 0.0]])
     ground = GroundPlane(mu=mu, friction=model)
     for k in range(1, 31):
-        step = kkt_step(system, E, phi, h, ground=ground)
-        E, phi = step.E, step.phi
+        step = kkt_step(system, T, phi, h, ground=ground)
+        T, phi = step.T, step.phi
         # each step's LCP is solved to ~1e-9 relative
         np.testing.assert_allclose(phi[0, 3], v0 - mu * 9.81 * h * k, rtol=1e-7)
     np.testing.assert_allclose(phi[0, [0, 1, 2, 4, 5]], 0.0, atol=1e-8)
-    np.testing.assert_allclose(E[0, 2, 3], 0.1, atol=1e-10)
+    np.testing.assert_allclose(T[0, 2, 3], 0.1, atol=1e-10)
 
 
 def test_falling_box_comes_to_rest_on_the_ground():
     system = box_system()
-    E = frame(sp.exp_so3([0.4, 0.3, 0.2]), [0.0, 0.0, 0.5])[None]
+    T = frame(sp.exp_so3([0.4, 0.3, 0.2]), [0.0, 0.0, 0.5])[None]
     phi = np.array([[1.0, -2.0, 0.5, 0.5, 0.0, 0.0]])
-    traj = simulate_system(system, E, phi, 0.01, 120, ground=GroundPlane(mu=0.8), baumgarte=10.0)
+    traj = simulate_system(system, T, phi, 0.01, 120, ground=GroundPlane(mu=0.8), baumgarte=10.0)
     lowest = min(c.gap.min() for c in traj.contacts if c.gap.size)
     assert lowest > -0.03  # contacts are found after the fact: at most one step of penetration
     np.testing.assert_allclose(traj.contacts[-1].gap, 0.0, atol=1e-4)  # ... and pushed out
@@ -657,7 +659,7 @@ def test_falling_box_comes_to_rest_on_the_ground():
     # settling at the Baumgarte rate: 60 steps of (1 - hγ) = 0.9 is 1.8e-3
     assert speed[-1] < 1e-4 and speed[-1] < 5e-3 * speed[60]
     z = np.array([0.0, 0.0, 1.0])
-    face = np.abs(traj.E[-1, 0, :3, :3].T @ z)  # lies flat: one body axis is vertical
+    face = np.abs(traj.T[-1, 0, :3, :3].T @ z)  # lies flat: one body axis is vertical
     np.testing.assert_allclose(face.max(), 1.0, atol=1e-6)
 
 
@@ -670,11 +672,11 @@ def test_rod_on_a_hinge_and_the_ground_is_carried_half_by_each():
             m, 0.02, length, E=sp.frame(sp.exp_so3([0.0, np.pi / 2, 0.0]), [0.0, 0.0, 0.0])
         )
     )
-    system.add_joint(J.Revolute("y"), None, rod, child_frame=frame(np.eye(3), [-0.5, 0.0, 0.0]))
+    system.add_joint(J.Revolute("y"), 0, rod, child_frame=frame(np.eye(3), [-0.5, 0.0, 0.0]))
     system.add_contact_points(rod, [[0.5, 0.0, 0.0]])
-    E, phi = np.eye(4)[None].copy(), np.zeros((1, 6))
-    E[0, 0, 3] = 0.5
-    step = kkt_step(system, E, phi, h, ground=GroundPlane(mu=0.0))
+    T, phi = np.eye(4)[None].copy(), np.zeros((1, 6))
+    T[0, 0, 3] = 0.5
+    step = kkt_step(system, T, phi, h, ground=GroundPlane(mu=0.0))
     np.testing.assert_allclose(step.phi, 0.0, atol=1e-12)
     np.testing.assert_allclose(step.contact.normal_impulse, [m * 9.81 * h / 2], rtol=1e-10)
     np.testing.assert_allclose(step.joint_wrench[0, 3:], [0.0, 0.0, m * 9.81 / 2], atol=1e-10)
@@ -704,29 +706,35 @@ def test_bad_systems_are_rejected():
     with pytest.raises(ValueError, match="already used"):
         system.add_body(sphere_inertia(1.0, 0.1), name="a")
     with pytest.raises(ValueError, match="unsupported joint type"):
-        system.add_joint("revolute", None, a)
+        system.add_joint("revolute", 0, a)
     with pytest.raises(ValueError, match="unsupported joint type Unfinished"):
-        system.add_joint(Unfinished(), None, a)
+        system.add_joint(Unfinished(), 0, a)
     with pytest.raises(ValueError, match="unsupported joint type Inconsistent: its X_J, S"):
-        system.add_joint(Inconsistent("x"), None, a)
-    with pytest.raises(ValueError, match="parent body 5 is not in the system"):
-        system.add_joint(J.Revolute(), 5, a)
-    with pytest.raises(ValueError, match="child body None is not in the system"):
+        system.add_joint(Inconsistent("x"), 0, a)
+    with pytest.raises(ValueError, match="parent body 2 is not in the system"):
+        system.add_joint(J.Revolute(), 2, a)
+    with pytest.raises(ValueError, match="child body 0 is the fixed world"):
+        system.add_joint(J.Revolute(), a, 0)
+    with pytest.raises(ValueError, match="child body None is not accepted: bodies are numbered"):
         system.add_joint(J.Revolute(), a, None)
-    with pytest.raises(ValueError, match="connects body 0 to itself"):
+    with pytest.raises(ValueError, match="connects body 1 to itself"):
         system.add_joint(J.Revolute(), "a", a)
     with pytest.raises(ValueError, match="no body named 'b'"):
         system.add_joint(J.Revolute(), "b", a)
     with pytest.raises(ValueError, match="single 4x4 frame"):
-        system.add_joint(J.Revolute(), None, a, parent_frame=np.stack([np.eye(4)] * 2))
-    with pytest.raises(ValueError, match="contact body 3 is not in the system"):
-        system.add_contact_points(3, [[0.0, 0.0, 0.0]])
+        system.add_joint(J.Revolute(), 0, a, parent_frame=np.stack([np.eye(4)] * 2))
+    with pytest.raises(ValueError, match="contact body 2 is not in the system"):
+        system.add_contact_points(2, [[0.0, 0.0, 0.0]])
+    with pytest.raises(ValueError, match="contact body 0 is the fixed world"):
+        system.add_contact_points(0, [[0.0, 0.0, 0.0]])
     with pytest.raises(ValueError, match=r"points must have shape \(k, 3\)"):
         system.add_contact_points(a, [0.0, 0.0, 0.0])
     for kwargs, match in [
         (dict(normal=[0.0, 0.0, 2.0]), "unit 3-vector"),
-        (dict(mu=-0.1), "mu must be >= 0"),
-        (dict(offset=np.inf), "offset must be a number"),
+        (dict(mu=-0.1), "mu must be a number >= 0, got -0.1"),
+        (dict(margin=-1.0), "margin must be a number >= 0, got -1.0"),
+        (dict(offset=np.inf), "offset contains non-finite values"),
+        (dict(offset=[0.0, 1.0]), "offset must be a number"),
         (dict(friction="coulomb"), "friction must be one of"),
     ]:
         with pytest.raises(ValueError, match=match):
@@ -738,39 +746,39 @@ def test_bad_systems_are_rejected():
 def test_bad_states_and_options_are_rejected():
     model = double_pendulum(bob_radius=0.1)
     system = from_model(model)
-    E, phi = maximal_state(model, np.array([0.3, 0.2]), np.zeros(2))
-    with pytest.raises(ValueError, match=r"E must have shape \(\.\.\., 2, 4, 4\)"):
-        kkt_step(system, E[:1], phi, 0.01)
+    T, phi = maximal_state(model, np.array([0.3, 0.2]), np.zeros(2))
+    with pytest.raises(ValueError, match=r"T must have shape \(\.\.\., 2, 4, 4\)"):
+        kkt_step(system, T[:1], phi, 0.01)
     with pytest.raises(ValueError, match=r"phi must have shape \(\.\.\., 2, 6\)"):
-        kkt_step(system, E, phi[:1], 0.01)
-    with pytest.raises(ValueError, match="h \\(time step\\) must be a positive scalar"):
-        kkt_step(system, E, phi, 0.0)
-    with pytest.raises(ValueError, match="baumgarte must be a non-negative scalar"):
-        kkt_step(system, E, phi, 0.01, baumgarte=-1.0)
-    with pytest.raises(ValueError, match="regularization must be a non-negative scalar"):
-        kkt_step(system, E, phi, 0.01, regularization=[1.0, 2.0])
+        kkt_step(system, T, phi[:1], 0.01)
+    with pytest.raises(ValueError, match=r"h \(time step\) must be > 0, got 0.0"):
+        kkt_step(system, T, phi, 0.0)
+    with pytest.raises(ValueError, match="baumgarte must be a number >= 0, got -1.0"):
+        kkt_step(system, T, phi, 0.01, baumgarte=-1.0)
+    with pytest.raises(ValueError, match=r"regularization must be a number >= 0, got \[1.0, 2.0\]"):
+        kkt_step(system, T, phi, 0.01, regularization=[1.0, 2.0])
     with pytest.raises(ValueError, match="ground must be a GroundPlane"):
-        kkt_step(system, E, phi, 0.01, ground="floor")
+        kkt_step(system, T, phi, 0.01, ground="floor")
     with pytest.raises(ValueError, match="ground must be a GroundPlane"):
-        contact_jacobian(system, E, ground="floor")
+        contact_jacobian(system, T, ground="floor")
     with pytest.raises(ValueError, match="forces must be spatial.forces.Force"):
-        kkt_step(system, E, phi, 0.01, forces=[np.zeros(12)])
+        kkt_step(system, T, phi, 0.01, forces=[np.zeros(12)])
     with pytest.raises(ValueError, match=r"q0 must have shape \(\.\.\., 2\)"):
-        kkt_step(system, E, phi, 0.01, q0=np.zeros(3))
+        kkt_step(system, T, phi, 0.01, q0=np.zeros(3))
     with pytest.raises(ValueError, match="contact needs a single state"):
-        kkt_step(system, np.stack([E, E]), np.stack([phi, phi]), 0.01, ground=GroundPlane())
+        kkt_step(system, np.stack([T, T]), np.stack([phi, phi]), 0.01, ground=GroundPlane())
     with pytest.raises(ValueError, match="contact needs a single state"):
-        contact_jacobian(system, np.stack([E, E]), GroundPlane())
+        contact_jacobian(system, np.stack([T, T]), GroundPlane())
     with pytest.raises(ValueError, match="n_steps must be a non-negative integer"):
-        simulate_system(system, E, phi, 0.01, 2.5)
+        simulate_system(system, T, phi, 0.01, 2.5)
     with pytest.raises(ValueError, match="not the maximal-coordinate system of model"):
-        reduced_state(double_pendulum(bob_radius=0.1), system, E, phi)
+        reduced_state(double_pendulum(bob_radius=0.1), system, T, phi)
     with pytest.raises(ValueError, match="gyroscopic must be one of"):
-        kkt_step(system, E, phi, 0.01, gyroscopic="semi-implicit")
+        kkt_step(system, T, phi, 0.01, gyroscopic="semi-implicit")
     with pytest.raises(ValueError, match="gyroscopic must be one of"):
-        simulate_system(system, E, phi, 0.01, 0, gyroscopic=["midpoint"])
+        simulate_system(system, T, phi, 0.01, 0, gyroscopic=["midpoint"])
     with pytest.raises(ValueError, match="does not work with contact"):
-        kkt_step(system, E, phi, 0.01, ground=GroundPlane(), gyroscopic="midpoint")
+        kkt_step(system, T, phi, 0.01, ground=GroundPlane(), gyroscopic="midpoint")
     with pytest.raises(ValueError, match=r"phi must have shape \(\.\.\., 2, 6\)"):
         gyroscopic_jacobian(system, phi[0])
 
@@ -778,10 +786,10 @@ def test_bad_states_and_options_are_rejected():
 def test_unrecoverable_joint_variables_are_reported(monkeypatch):
     # Gauss–Newton needs two iterations for a yaw-pitch-roll joint far from its warm start
     rng = np.random.default_rng(3)
-    system, E, q, _ = two_bodies(rng, "SY")
-    monkeypatch.setattr(system_module, "_GN_MAX_ITER", 1)
+    system, T, q, _ = two_bodies(rng, "SY")
+    monkeypatch.setattr(constraints_module, "_GN_MAX_ITER", 1)
     with pytest.raises(ValueError, match="could not recover the joint variables"):
-        joint_coordinates(system, E)
+        joint_coordinates(system, T)
 
 
 # ----------------------------------------------------------------------------- exercise checkers
@@ -790,8 +798,8 @@ def test_unrecoverable_joint_variables_are_reported(monkeypatch):
 def test_chapter_12_checkers_accept_solutions_and_reject_mistakes():
     from spatial.exercises import ch12
 
-    def ball_joint_rows(E_p, E_c, r_p, r_c):
-        R_p, R_c = E_p[:3, :3], E_c[:3, :3]
+    def ball_joint_rows(T_parent, T_child, r_p, r_c):
+        R_p, R_c = T_parent[:3, :3], T_child[:3, :3]
         return np.hstack([-R_c.T @ R_p @ sp.material_jacobian(r_p), sp.material_jacobian(r_c)])
 
     def kkt_solve(M, G, f, rhs):
@@ -800,8 +808,8 @@ def test_chapter_12_checkers_accept_solutions_and_reject_mistakes():
         x = np.linalg.solve(A, np.concatenate([f, rhs]))
         return x[:n], x[n:]
 
-    def contact_row(E, r, n):
-        return n @ E[:3, :3] @ sp.material_jacobian(r)
+    def contact_row(T, r, n):
+        return n @ T[:3, :3] @ sp.material_jacobian(r)
 
     ch12.CHECKS["12.1"](ball_joint_rows)
     ch12.CHECKS["12.2"](kkt_solve)
@@ -809,7 +817,7 @@ def test_chapter_12_checkers_accept_solutions_and_reject_mistakes():
     # the parent block without the relative rotation R_cᵀ R_p
     with pytest.raises(AssertionError, match="ball-joint rows"):
         ch12.CHECKS["12.1"](
-            lambda E_p, E_c, r_p, r_c: np.hstack(
+            lambda T_parent, T_child, r_p, r_c: np.hstack(
                 [-sp.material_jacobian(r_p), sp.material_jacobian(r_c)]
             )
         )
@@ -820,4 +828,4 @@ def test_chapter_12_checkers_accept_solutions_and_reject_mistakes():
         ch12.CHECKS["12.2"](lambda *a: kkt_solve(*a)[0])
     # the normal in body axes instead of world axes
     with pytest.raises(AssertionError, match="contact row"):
-        ch12.CHECKS["12.3"](lambda E, r, n: n @ sp.material_jacobian(r))
+        ch12.CHECKS["12.3"](lambda T, r, n: n @ sp.material_jacobian(r))

@@ -295,15 +295,15 @@ def test_zero_activation_leaves_the_passive_force():
     "kwargs, match",
     [
         ({"activation": 1.2}, r"activation must lie in \[0, 1\]"),
-        ({"activation": -0.1}, "activation must be non-negative"),
-        ({"f_opt": -1.0}, "f_opt must be non-negative"),
-        ({"l_opt": 0.0}, "l_opt must be positive"),
-        ({"l_opt": -0.1}, "l_opt must be positive"),
+        ({"activation": -0.1}, "activation must be a number >= 0"),
+        ({"f_opt": -1.0}, "f_opt must be a number >= 0"),
+        ({"l_opt": 0.0}, "l_opt must be > 0"),
+        ({"l_opt": -0.1}, "l_opt must be > 0"),
         ({"activation": np.nan}, "activation contains non-finite values"),
-        ({"v_max": -2.0}, "v_max must be positive"),
-        ({"tendon_length": -0.1}, "tendon_length must be non-negative"),
+        ({"v_max": -2.0}, "v_max must be > 0"),
+        ({"tendon_length": -0.1}, "tendon_length must be a number >= 0"),
         ({"active": np.sin}, "active must be a curve"),
-        ({"f_opt": [1.0, 2.0]}, "f_opt must be a scalar"),
+        ({"f_opt": [1.0, 2.0]}, r"f_opt must be a number >= 0, got \[1.0, 2.0\]"),
     ],
 )
 def test_muscle_law_rejects_bad_parameters(kwargs, match):

@@ -23,7 +23,9 @@ def test_import_loads_no_plotting_or_widget_library():
 
 def test_conventions_are_stated_in_the_package_docstring():
     doc = spatial.__doc__
-    for phrase in ("angular part first", "X_BA", "scalar first", "Ad(E_AB) == X_AB", "9.81"):
+    phrases = ("angular part first", "X_BA", "scalar first", "Ad(T_AB) == X_AB", "9.81")
+    phrases += ("Sueda writes E for this 4x4 frame", "``0`` is the fixed base/world")
+    for phrase in phrases:
         assert phrase in doc
 
 

@@ -44,15 +44,15 @@ def unit(rng):
 
 def test_frame_blocks_and_inverse(rng):
     R, p = random_rotation(rng), rng.normal(size=3)
-    E = frame(R, p)
-    assert np.array_equal(E[:3, :3], R) and np.array_equal(E[:3, 3], p)
-    assert np.array_equal(E[3], [0, 0, 0, 1])
+    T = frame(R, p)
+    assert np.array_equal(T[:3, :3], R) and np.array_equal(T[:3, 3], p)
+    assert np.array_equal(T[3], [0, 0, 0, 1])
     # x_A = R x_B + p (Sueda eq. 1.2)
     x = rng.normal(size=3)
-    np.testing.assert_allclose((E @ np.append(x, 1))[:3], R @ x + p, rtol=0, atol=1e-14)
-    Ei = frame_inverse(E)
-    np.testing.assert_allclose(Ei, np.linalg.inv(E), rtol=0, atol=1e-13)
-    np.testing.assert_allclose(Ei @ E, np.eye(4), rtol=0, atol=1e-14)
+    np.testing.assert_allclose((T @ np.append(x, 1))[:3], R @ x + p, rtol=0, atol=1e-14)
+    Ei = frame_inverse(T)
+    np.testing.assert_allclose(Ei, np.linalg.inv(T), rtol=0, atol=1e-13)
+    np.testing.assert_allclose(Ei @ T, np.eye(4), rtol=0, atol=1e-14)
 
 
 def test_bracket_unbracket(rng):
@@ -96,9 +96,9 @@ def test_exp_known_values():
     # screw about the z axis through a = (1, 2, 0) with pitch h: v = -ω × a + h ω
     a, h = np.array([1.0, 2.0, 0.0]), 0.3
     w = np.array([0, 0, t])
-    E = exp_se3(np.r_[w, -np.cross(w, a) + h * w])
-    np.testing.assert_allclose(E[:3, :3], Rz, rtol=0, atol=1e-15)
-    np.testing.assert_allclose(E[:3, 3], (np.eye(3) - Rz) @ a + [0, 0, h * t], rtol=0, atol=1e-15)
+    T = exp_se3(np.r_[w, -np.cross(w, a) + h * w])
+    np.testing.assert_allclose(T[:3, :3], Rz, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(T[:3, 3], (np.eye(3) - Rz) @ a + [0, 0, h * t], rtol=0, atol=1e-15)
 
 
 @pytest.mark.parametrize("theta", SPECIAL_ANGLES[:-1])
@@ -145,20 +145,20 @@ def test_log_se3_inverts_exp(rng, theta):
 
 @pytest.mark.parametrize("theta", SPECIAL_ANGLES)
 def test_log_se3_round_trip(rng, theta):
-    E = exp_se3(np.r_[theta * unit(rng), rng.normal(size=3)])
-    np.testing.assert_allclose(exp_se3(log_se3(E)), E, rtol=0, atol=1e-13)
+    T = exp_se3(np.r_[theta * unit(rng), rng.normal(size=3)])
+    np.testing.assert_allclose(exp_se3(log_se3(T)), T, rtol=0, atol=1e-13)
     # agrees with the general matrix logarithm (away from π, where the log is unique)
     if theta < 3:
         np.testing.assert_allclose(
-            bracket(log_se3(E)), scipy.linalg.logm(E).real, rtol=0, atol=1e-10
+            bracket(log_se3(T)), scipy.linalg.logm(T).real, rtol=0, atol=1e-10
         )
 
 
 def test_frame_derivative_by_finite_differences(rng):
     # Sueda eq. 1.8 checked as in eq. 1.11, with a central difference through exp
-    E, phi, h = random_frame(rng), rng.normal(size=6), 1e-6
-    fd = (E @ exp_se3(h * phi) - E @ exp_se3(-h * phi)) / (2 * h)
-    np.testing.assert_allclose(fd, E @ bracket(phi), rtol=0, atol=1e-9)
+    T, phi, h = random_frame(rng), rng.normal(size=6), 1e-6
+    fd = (T @ exp_se3(h * phi) - T @ exp_se3(-h * phi)) / (2 * h)
+    np.testing.assert_allclose(fd, T @ bracket(phi), rtol=0, atol=1e-9)
 
 
 # ----------------------------------------------------------------------------- adjoints
@@ -173,29 +173,30 @@ def test_Ad_blocks(rng):
 
 
 def test_Ad_is_plucker_X_AB(rng):
-    # E_AB = [[R, p], [0, 1]]: Featherstone's X_BA = plux(E, r) has E = Rᵀ (A → B) and r = p
+    # T_AB = [[R, p], [0, 1]] (Sueda's E_AB): Featherstone's X_BA = plux(E, r) has the 3x3
+    # coordinate rotation E = Rᵀ (A → B) and r = p
     R, p = random_rotation(rng), rng.normal(size=3)
-    E_AB = frame(R, p)
+    T_AB = frame(R, p)
     X_BA = plux(R.T, p)
-    np.testing.assert_allclose(Ad(E_AB), xinv(X_BA), rtol=0, atol=1e-14)
-    np.testing.assert_allclose(Ad(frame_inverse(E_AB)), X_BA, rtol=0, atol=1e-14)
-    # pluho: X_BA ↔ the 4x4 transform of point coordinates A → B, i.e. E_BA
-    np.testing.assert_allclose(pluho(X_BA), frame_inverse(E_AB), rtol=0, atol=1e-14)
+    np.testing.assert_allclose(Ad(T_AB), xinv(X_BA), rtol=0, atol=1e-14)
+    np.testing.assert_allclose(Ad(frame_inverse(T_AB)), X_BA, rtol=0, atol=1e-14)
+    # pluho: X_BA ↔ the 4x4 transform of point coordinates A → B, i.e. T_BA
+    np.testing.assert_allclose(pluho(X_BA), frame_inverse(T_AB), rtol=0, atol=1e-14)
     np.testing.assert_allclose(Ad(pluho(X_BA)), X_BA, rtol=0, atol=1e-14)
-    np.testing.assert_allclose(pluho(E_AB), Ad(E_AB), rtol=0, atol=1e-14)
+    np.testing.assert_allclose(pluho(T_AB), Ad(T_AB), rtol=0, atol=1e-14)
 
 
 def test_Ad_transforms_twists_like_conjugation(rng):
-    # [Ad(E) φ] = E [φ] E⁻¹: a body twist seen in the parent frame
-    E, phi = random_frame(rng), rng.normal(size=6)
-    lhs = bracket(Ad(E) @ phi)
-    np.testing.assert_allclose(lhs, E @ bracket(phi) @ frame_inverse(E), rtol=0, atol=1e-13)
+    # [Ad(T) φ] = T [φ] T⁻¹: a body twist seen in the parent frame
+    T, phi = random_frame(rng), rng.normal(size=6)
+    lhs = bracket(Ad(T) @ phi)
+    np.testing.assert_allclose(lhs, T @ bracket(phi) @ frame_inverse(T), rtol=0, atol=1e-13)
 
 
 def test_Ad_group_properties(rng):
-    E1, E2 = random_frame(rng), random_frame(rng)
-    np.testing.assert_allclose(Ad(E1 @ E2), Ad(E1) @ Ad(E2), rtol=0, atol=1e-13)
-    np.testing.assert_allclose(Ad(frame_inverse(E1)), np.linalg.inv(Ad(E1)), rtol=0, atol=1e-13)
+    T1, T2 = random_frame(rng), random_frame(rng)
+    np.testing.assert_allclose(Ad(T1 @ T2), Ad(T1) @ Ad(T2), rtol=0, atol=1e-13)
+    np.testing.assert_allclose(Ad(frame_inverse(T1)), np.linalg.inv(Ad(T1)), rtol=0, atol=1e-13)
     np.testing.assert_allclose(Ad(np.eye(4)), np.eye(6), rtol=0, atol=0)
 
 
@@ -215,9 +216,9 @@ def test_ad_properties(rng):
 def test_Ad_dot_by_finite_differences(rng):
     # Sueda eq. 1.20 with a central difference on SE(3)
     for _ in range(5):
-        E, phi, h = random_frame(rng), rng.normal(size=6), 1e-6
-        fd = (Ad(E @ exp_se3(h * phi)) - Ad(E @ exp_se3(-h * phi))) / (2 * h)
-        expected = Ad_dot(E, phi)
+        T, phi, h = random_frame(rng), rng.normal(size=6), 1e-6
+        fd = (Ad(T @ exp_se3(h * phi)) - Ad(T @ exp_se3(-h * phi))) / (2 * h)
+        expected = Ad_dot(T, phi)
         np.testing.assert_allclose(fd, expected, rtol=0, atol=1e-8 * np.abs(expected).max())
 
 
@@ -245,11 +246,11 @@ def test_material_jacobian_sueda_example():
 
 
 def test_material_jacobian_by_finite_differences(rng):
-    # world velocity of a body point under E exp(tφ) is R Γ(x) φ (Sueda eq. 1.12)
-    E, phi, x, h = random_frame(rng), rng.normal(size=6), rng.normal(size=3), 1e-6
+    # world velocity of a body point under T exp(tφ) is R Γ(x) φ (Sueda eq. 1.12)
+    T, phi, x, h = random_frame(rng), rng.normal(size=6), rng.normal(size=3), 1e-6
     xh = np.append(x, 1.0)
-    fd = ((E @ exp_se3(h * phi) @ xh) - (E @ exp_se3(-h * phi) @ xh))[:3] / (2 * h)
-    np.testing.assert_allclose(fd, E[:3, :3] @ material_jacobian(x) @ phi, rtol=0, atol=1e-9)
+    fd = ((T @ exp_se3(h * phi) @ xh) - (T @ exp_se3(-h * phi) @ xh))[:3] / (2 * h)
+    np.testing.assert_allclose(fd, T[:3, :3] @ material_jacobian(x) @ phi, rtol=0, atol=1e-9)
 
 
 # ----------------------------------------------------------------------------- batching
@@ -257,24 +258,24 @@ def test_material_jacobian_by_finite_differences(rng):
 
 def test_batched_equals_looped(rng):
     n = 7
-    E = random_frame(rng, n)
+    T = random_frame(rng, n)
     phi = rng.normal(size=(n, 6))
     phi[0] = 0.0
     phi[1, :3] = (np.pi - 1e-7) * unit(rng)
     x = rng.normal(size=(n, 3))
-    R, p = E[:, :3, :3], E[:, :3, 3]
+    R, p = T[:, :3, :3], T[:, :3, 3]
     cases = [
         (frame, (R, p)),
-        (frame_inverse, (E,)),
+        (frame_inverse, (T,)),
         (bracket, (phi,)),
         (unbracket, (bracket(phi),)),
         (exp_so3, (phi[:, :3],)),
         (log_so3, (R,)),
         (exp_se3, (phi,)),
-        (log_se3, (E,)),
-        (Ad, (E,)),
+        (log_se3, (T,)),
+        (Ad, (T,)),
         (ad, (phi,)),
-        (Ad_dot, (E, phi)),
+        (Ad_dot, (T, phi)),
         (material_jacobian, (x,)),
     ]
     for fn, args in cases:
@@ -282,8 +283,8 @@ def test_batched_equals_looped(rng):
         looped = np.stack([fn(*(a[i] for a in args)) for i in range(n)])
         np.testing.assert_allclose(batched, looped, rtol=0, atol=1e-15, err_msg=fn.__name__)
     # two batch dimensions
-    E2 = E[:6].reshape(2, 3, 4, 4)
-    np.testing.assert_allclose(Ad(E2).reshape(6, 6, 6), Ad(E[:6]), rtol=0, atol=0)
+    T2 = T[:6].reshape(2, 3, 4, 4)
+    np.testing.assert_allclose(Ad(T2).reshape(6, 6, 6), Ad(T[:6]), rtol=0, atol=0)
 
 
 # ----------------------------------------------------------------------------- errors
@@ -291,25 +292,25 @@ def test_batched_equals_looped(rng):
 
 def test_errors(rng):
     R = random_rotation(rng)
-    E = frame(R, [1.0, 2.0, 3.0])
+    T = frame(R, [1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match="R is not orthonormal"):
         frame(2 * R, [0, 0, 0])
     with pytest.raises(ValueError, match="R is a reflection"):
         frame(-R, [0, 0, 0])
     with pytest.raises(ValueError, match=r"p must have shape \(\.\.\., 3\)"):
         frame(R, [0, 0])
-    bad_row = E.copy()
+    bad_row = T.copy()
     bad_row[3, 0] = 0.5
     for fn in (frame_inverse, log_se3, Ad):
         with pytest.raises(ValueError, match="last row must be"):
             fn(bad_row)
-    bad_rot = E.copy()
+    bad_rot = T.copy()
     bad_rot[0, 0] += 1e-3
-    with pytest.raises(ValueError, match="rotation block of E is not orthonormal"):
+    with pytest.raises(ValueError, match="rotation block of T is not orthonormal"):
         Ad(bad_rot)
-    with pytest.raises(ValueError, match="rotation block of E is not orthonormal"):
+    with pytest.raises(ValueError, match="rotation block of T is not orthonormal"):
         Ad_dot(bad_rot, np.zeros(6))
-    with pytest.raises(ValueError, match=r"E must have shape \(\.\.\., 4, 4\)"):
+    with pytest.raises(ValueError, match=r"T must have shape \(\.\.\., 4, 4\)"):
         Ad(np.eye(3))
     with pytest.raises(ValueError, match="non-finite"):
         exp_se3([0, 0, np.nan, 0, 0, 0])

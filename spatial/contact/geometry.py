@@ -10,7 +10,8 @@ Every routine here works in world coordinates and returns a :class:`ContactGeome
 arrays ``point (..., k, 3)``, ``normal (..., k, 3)``, ``gap (..., k)``: ``k`` candidate contacts
 per pair of shapes, always the same ``k`` for a given pair of shape types (a box on a plane
 has 8 candidates, one per vertex, whether or not they touch), so candidates keep their
-identity from one configuration to the next.  Leading batch dimensions of the poses broadcast.
+identity from one configuration to the next.  Poses are 4x4 frames ``T_world,shape`` (Sueda
+writes E for this frame); their leading batch dimensions broadcast.
 
 Line and surface contacts are represented by finitely many point contacts, as §11.6
 recommends for polyhedra: a box face on a plane by its four vertices, a capsule lying on a
@@ -188,9 +189,9 @@ def _plane(normal, offset) -> tuple[np.ndarray, np.ndarray]:
     return n, as_scalar_array(offset, "offset")
 
 
-def _pose(E, name: str) -> tuple[np.ndarray, np.ndarray]:
-    E = _as_frame(E, name)
-    return E[..., :3, :3], E[..., :3, 3]
+def _pose(T, name: str) -> tuple[np.ndarray, np.ndarray]:
+    T = _as_frame(T, name)
+    return T[..., :3, :3], T[..., :3, 3]
 
 
 _SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], float)
@@ -202,7 +203,7 @@ def box_vertices(pose, half_extents) -> np.ndarray:
     Parameters
     ----------
     pose : array_like, shape (..., 4, 4)
-        The box's frame in the world (``E_world,box``).
+        The box's frame in the world (``T_world,box``).
     half_extents : array_like, shape (3,)
 
     Returns

@@ -102,8 +102,9 @@ def _system(system: str) -> str:
 def _bodies(inertias, poses, velocities, system: str, g: float):
     """Free bodies as a tree of Free joints on the base or as FreeBodies, with their state.
 
-    ``poses`` are world frames, ``velocities`` body twists ``[ω; v]`` (identical velocity
-    variables in both systems: the Free joint's are the body twist, Featherstone Table 4.1).
+    ``poses`` are 4x4 world frames ``T_world,body`` (Sueda writes E for this frame),
+    ``velocities`` body twists ``[ω; v]`` (identical velocity variables in both systems: the Free
+    joint's are the body twist, Featherstone Table 4.1).
     """
     gravity = [0.0, 0.0, -g]
     v0 = np.concatenate(velocities)
@@ -111,9 +112,9 @@ def _bodies(inertias, poses, velocities, system: str, g: float):
         return FreeBodies(list(inertias), gravity), np.stack(poses), v0
     model = Model(gravity=gravity)
     q0 = []
-    for i, (I, E) in enumerate(zip(inertias, poses, strict=True)):
+    for i, (I, pose) in enumerate(zip(inertias, poses, strict=True)):
         model.add_body(0, Free(), np.eye(6), I, name=f"body{i + 1}")
-        q0.append(np.concatenate([quat_from_matrix(E[:3, :3]), E[:3, 3]]))
+        q0.append(np.concatenate([quat_from_matrix(pose[:3, :3]), pose[:3, 3]]))
     return model, np.concatenate(q0), v0
 
 
@@ -167,9 +168,9 @@ def bouncing_ball(
         positive_scalar(x, n)
         for x, n in ((height, "height"), (radius, "radius"), (mass, "mass"), (g, "g"))
     )
-    E = frame(np.eye(3), [0.0, 0.0, height + radius])
+    pose = frame(np.eye(3), [0.0, 0.0, height + radius])
     system_, q0, v0 = _bodies(
-        [sphere_inertia(mass, radius)], [E], [np.zeros(6)], _system(system), g
+        [sphere_inertia(mass, radius)], [pose], [np.zeros(6)], _system(system), g
     )
     scene = Scene(system_)
     scene.add(0, Plane([0.0, 0.0, 1.0], 0.0), name="floor")
@@ -185,8 +186,8 @@ def _box_on_plane(half_extents, slope: float, mass: float):
     a = np.asarray(half_extents, dtype=float)
     R = roty(slope)[:3, :3].T  # active rotation about y: z -> (sin θ, 0, cos θ)
     normal = R[:, 2]
-    E = frame(R, normal * a[2])
-    return cuboid_inertia(mass, *(2 * a)), E, normal
+    pose = frame(R, normal * a[2])
+    return cuboid_inertia(mass, *(2 * a)), pose, normal
 
 
 def sliding_box(
@@ -239,10 +240,10 @@ def sliding_box(
     if not 0 <= slope < np.pi / 2:
         raise ValueError(f"slope must lie in [0, pi/2), got {slope!r}")
     Box(half_extents)
-    I, E, normal = _box_on_plane(half_extents, slope, positive_scalar(mass, "mass"))
+    I, pose, normal = _box_on_plane(half_extents, slope, positive_scalar(mass, "mass"))
     g = positive_scalar(g, "g")
     v_body = np.array([0.0, 0.0, 0.0, float(speed), 0.0, 0.0])
-    system_, q0, v0 = _bodies([I], [E], [v_body], _system(system), g)
+    system_, q0, v0 = _bodies([I], [pose], [v_body], _system(system), g)
     scene = Scene(system_)
     scene.add(0, Plane(normal, 0.0), name="incline")
     scene.add(1, Box(half_extents), name="box")
@@ -289,10 +290,10 @@ def tipping_box(
         raise ValueError(f"tilt must lie in (0, pi/2), got {tilt!r}")
     a, _, b = Box(half_extents).half_extents
     R = roty(tilt)[:3, :3].T
-    E = frame(R, [0.0, 0.0, a * np.sin(tilt) + b * np.cos(tilt)])
+    pose = frame(R, [0.0, 0.0, a * np.sin(tilt) + b * np.cos(tilt)])
     system_, q0, v0 = _bodies(
         [cuboid_inertia(positive_scalar(mass, "mass"), *(2 * np.asarray(half_extents, float)))],
-        [E],
+        [pose],
         [np.zeros(6)],
         _system(system),
         positive_scalar(g, "g"),

@@ -5,8 +5,9 @@ system is either
 
 * a kinematic tree (:class:`~spatial.Model`), state ``q (nq,)``, ``v = q̇ (nv,)``, with
   ``H`` from the CRBA and ``C`` from the RNEA (Featherstone eq. 11.23), or
-* free rigid bodies in maximal coordinates (:class:`FreeBodies`), state ``E (N, 4, 4)`` (the
-  bodies' frames) and ``v (6N,)``, the stacked body twists ``φ_i = [ω; v]`` (Sueda §1.6–1.8).
+* free rigid bodies in maximal coordinates (:class:`FreeBodies`), state ``T (N, 4, 4)`` (the
+  bodies' 4x4 frames; Sueda writes E for this frame) and ``v (6N,)``, the stacked body twists
+  ``φ_i = [ω; v]`` (Sueda §1.6–1.8).
 
 Bodies are numbered as in Featherstone: 0 is the fixed world (the base), ``1 … NB`` the moving
 bodies (for free bodies, ``1 … N`` in the order of their inertias).
@@ -22,7 +23,7 @@ body ``b`` that coincides with ``p`` (zero for the world).  The normal row is Fe
 ``t_iᵀ`` (eq. 11.25), so ``ζ_i = t_iᵀ q̇`` is the separation velocity (eq. 11.28) and an impulse
 ``λ_i`` along the normal acts on the system as ``t_i λ_i`` (eq. 11.26).  ``J_b(p)`` comes from
 the body Jacobian in world coordinates, ``J_b(p) = [-p×, 1] ^0J_b``, for trees and for free
-bodies alike (for a free body ``^0J_b`` is ``Ad(E_b)`` in its own columns, Sueda eq. 1.75).  For a
+bodies alike (for a free body ``^0J_b`` is ``Ad(T_b)`` in its own columns, Sueda eq. 1.75).  For a
 tree this is :func:`spatial.point_jacobian`, computed once per body rather than once per point.
 
 The rows are stacked in the layout of :mod:`spatial.solvers.friction`: first the ``nc`` normal
@@ -120,11 +121,11 @@ class _Tree:
     def poses(self, q):
         X0 = forward_kinematics(self.model, q)  # ^iX_0 = rot(E) xlt(o): R = Eᵀ, o from -E o×
         R = np.swapaxes(X0[:, :3, :3], -1, -2)
-        E = np.zeros((self.NB + 1, 4, 4))
-        E[:, :3, :3] = R
-        E[:, :3, 3] = unskew(-R @ X0[:, 3:, :3])
-        E[:, 3, 3] = 1.0
-        return E
+        T = np.zeros((self.NB + 1, 4, 4))
+        T[:, :3, :3] = R
+        T[:, :3, 3] = unskew(-R @ X0[:, 3:, :3])
+        T[:, 3, 3] = 1.0
+        return T
 
     def world_jacobian(self, q, i):
         return body_jacobian(self.model, q, i, frame="world")
@@ -149,13 +150,13 @@ class _Free:
         self.NB, self.nv = bodies.N, 6 * bodies.N
 
     def check(self, q, v):
-        E = _as_frame(q, "q (the body frames E)")
-        if E.shape != (self.NB, 4, 4):
+        T = _as_frame(q, "q (the body frames T)")
+        if T.shape != (self.NB, 4, 4):
             raise ValueError(f"q must hold the {self.NB} body frames, shape ({self.NB}, 4, 4)")
         v = as_array(v, "v", (self.nv,))
         if v.ndim != 1:
             raise ValueError(f"v must have shape ({self.nv},)")
-        return E, v
+        return T, v
 
     def mass_matrix(self, q):
         H = np.zeros((self.nv, self.nv))
@@ -186,12 +187,12 @@ class _Free:
 
     def energy(self, q, v):
         phi = v.reshape(self.NB, 6)
-        T = 0.5 * np.einsum("ni,nij,nj->", phi, self.M, phi)
+        kinetic = 0.5 * np.einsum("ni,nij,nj->", phi, self.M, phi)
         com = q[:, :3, 3] + np.einsum("nij,nj->ni", q[:, :3, :3], self.com)
-        return float(T), float(-np.sum(self.mass * (com @ self.bodies.gravity)))
+        return float(kinetic), float(-np.sum(self.mass * (com @ self.bodies.gravity)))
 
     def acceleration(self, q, v, tau, f_ext):
-        wrench = np.einsum("nji,nj->ni", Ad(q), f_ext[1:])  # ^iX_0* f = Ad(E_i)ᵀ f
+        wrench = np.einsum("nji,nj->ni", Ad(q), f_ext[1:])  # ^iX_0* f = Ad(T_i)ᵀ f
         wrench = wrench + self._wrench(q, v) + tau.reshape(self.NB, 6)
         return np.linalg.solve(self.M, wrench[..., None])[..., 0].ravel()
 
@@ -212,7 +213,7 @@ class Collider:
         Body number (0: the fixed world).
     shape : Sphere, Box, Capsule, Points or Plane
     pose : numpy.ndarray, shape (4, 4)
-        The shape's frame in the body frame, ``E_body,shape``.
+        The shape's frame in the body frame, ``T_body,shape``.
     name : str
     """
 
@@ -254,21 +255,21 @@ class Contacts:
         return Contacts(*(getattr(self, f)[index] for f in self.__dataclass_fields__))
 
 
-def _world_plane(shape: geo.Plane, E: np.ndarray) -> tuple[np.ndarray, float]:
-    n = E[:3, :3] @ shape.normal
-    return n, float(n @ (E[:3, :3] @ (shape.offset * shape.normal) + E[:3, 3]))
+def _world_plane(shape: geo.Plane, T: np.ndarray) -> tuple[np.ndarray, float]:
+    n = T[:3, :3] @ shape.normal
+    return n, float(n @ (T[:3, :3] @ (shape.offset * shape.normal) + T[:3, 3]))
 
 
-def _plane_shape(plane: geo.Plane, E_plane, shape, E) -> geo.ContactGeometry:
-    """Candidates of ``shape`` (world frame ``E``) against ``plane`` (world frame ``E_plane``)."""
-    n, offset = _world_plane(plane, E_plane)
+def _plane_shape(plane: geo.Plane, T_plane, shape, T) -> geo.ContactGeometry:
+    """Candidates of ``shape`` (world frame ``T``) against ``plane`` (world frame ``T_plane``)."""
+    n, offset = _world_plane(plane, T_plane)
     if isinstance(shape, geo.Sphere):
-        return geo.sphere_plane(E[:3, 3], shape.radius, n, offset)
+        return geo.sphere_plane(T[:3, 3], shape.radius, n, offset)
     if isinstance(shape, geo.Box):
-        return geo.box_plane(E, shape.half_extents, n, offset)
+        return geo.box_plane(T, shape.half_extents, n, offset)
     if isinstance(shape, geo.Capsule):
-        return geo.capsule_plane(E, shape.radius, shape.half_length, n, offset)
-    return geo.points_plane(shape.points @ E[:3, :3].T + E[:3, 3], n, offset)
+        return geo.capsule_plane(T, shape.radius, shape.half_length, n, offset)
+    return geo.points_plane(shape.points @ T[:3, :3].T + T[:3, 3], n, offset)
 
 
 _PLANE_PARTNERS = (geo.Sphere, geo.Box, geo.Capsule, geo.Points)
@@ -278,13 +279,13 @@ def _pair_routine(a: Collider, b: Collider):
     """``(first, second, routine)`` for a supported pair, with ``first`` the predecessor."""
     sa, sb = a.shape, b.shape
     if isinstance(sa, geo.Plane) and isinstance(sb, _PLANE_PARTNERS):
-        return a, b, lambda Ea, Eb: _plane_shape(sa, Ea, sb, Eb)
+        return a, b, lambda Ta, Tb: _plane_shape(sa, Ta, sb, Tb)
     if isinstance(sb, geo.Plane) and isinstance(sa, _PLANE_PARTNERS):
-        return b, a, lambda Eb, Ea: _plane_shape(sb, Eb, sa, Ea)
+        return b, a, lambda Tb, Ta: _plane_shape(sb, Tb, sa, Ta)
     if isinstance(sa, geo.Sphere) and isinstance(sb, geo.Sphere):
-        return a, b, lambda Ea, Eb: geo.sphere_sphere(Ea[:3, 3], sa.radius, Eb[:3, 3], sb.radius)
+        return a, b, lambda Ta, Tb: geo.sphere_sphere(Ta[:3, 3], sa.radius, Tb[:3, 3], sb.radius)
     if isinstance(sa, geo.Box) and isinstance(sb, geo.Box):
-        return a, b, lambda Ea, Eb: geo.box_box(Ea, sa.half_extents, Eb, sb.half_extents)
+        return a, b, lambda Ta, Tb: geo.box_box(Ta, sa.half_extents, Tb, sb.half_extents)
     return None
 
 
@@ -343,7 +344,7 @@ class Scene:
         return 1 if self.planar is not None else 2
 
     def add(self, body: int, shape, pose=None, name: str | None = None) -> int:
-        """Attach ``shape`` to ``body`` at ``pose`` (``E_body,shape``); return the collider index.
+        """Attach ``shape`` to ``body`` at ``pose`` (``T_body,shape``); return the collider index.
 
         Parameters
         ----------
@@ -371,11 +372,11 @@ class Scene:
             raise ValueError(
                 f"shape must be a Sphere, Box, Capsule, Points or Plane, got {type(shape).__name__}"
             )
-        E = np.eye(4) if pose is None else _as_frame(pose, "pose")
-        if E.shape != (4, 4):
-            raise ValueError(f"pose must be a single 4x4 frame, got shape {E.shape}")
+        T = np.eye(4) if pose is None else _as_frame(pose, "pose")
+        if T.shape != (4, 4):
+            raise ValueError(f"pose must be a single 4x4 frame, got shape {T.shape}")
         index = len(self.colliders)
-        collider = Collider(int(body), shape, E, f"collider{index}" if name is None else name)
+        collider = Collider(int(body), shape, T, f"collider{index}" if name is None else name)
         for other in self.colliders:
             if other.body == collider.body:
                 continue
@@ -417,11 +418,11 @@ class Scene:
         return self._sys.integrate(q, v, h)
 
     def energy(self, q, v) -> tuple[float, float]:
-        """Kinetic and gravitational potential energy ``(T, V)``."""
+        """Kinetic and gravitational potential energy, ``(kinetic, potential)``."""
         return self._sys.energy(q, v)
 
     def poses(self, q) -> np.ndarray:
-        """World frames ``E_world,body`` of all bodies, shape (NB + 1, 4, 4); row 0 is the world."""
+        """World frames ``T_world,body`` of all bodies, shape (NB + 1, 4, 4); row 0 is the world."""
         return self._sys.poses(q)
 
     # ------------------------------------------------------------------ contacts
@@ -435,10 +436,10 @@ class Scene:
             The same number of candidates ``K`` in every configuration, in the order of
             ``scene.pairs``.
         """
-        E = self.poses(q)
+        poses = self.poses(q)
         parts = []
         for k, (a, b, routine) in enumerate(self.pairs):
-            g = routine(E[a.body] @ a.pose, E[b.body] @ b.pose)
+            g = routine(poses[a.body] @ a.pose, poses[b.body] @ b.pose)
             m = g.gap.shape[-1]
             parts.append(
                 (np.full(m, a.body), np.full(m, b.body), g.point, g.normal, g.gap, np.full(m, k))

@@ -2,7 +2,7 @@
 
 02.1  the quaternion product, scalar first ``(w, x, y, z)`` (ArtiSynth §0.2);
 02.2  Rodrigues' formula for ``exp([w])``, including ``w = 0`` (Sueda eq. 1.10);
-02.3  the adjoint ``Ad(E)`` of a rigid frame (Sueda eq. 1.14).
+02.3  the adjoint ``Ad(T)`` of a rigid frame (Sueda eq. 1.14).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def check_rodrigues(rodrigues: Callable) -> None:
 
 
 def check_adjoint(adjoint: Callable) -> None:
-    """02.3: ``adjoint(E)`` returns the 6x6 ``Ad(E)`` of one 4x4 rigid frame."""
+    """02.3: ``adjoint(T)`` returns the 6x6 ``Ad(T)`` of one 4x4 rigid frame."""
     rng = np.random.default_rng(203)
     frames = [
         np.eye(4),
@@ -49,8 +49,8 @@ def check_adjoint(adjoint: Callable) -> None:
         se3.exp_se3([0.0, 0.0, np.pi / 2, 0.0, 0.0, 0.0]),
         *se3.exp_se3(rng.normal(size=(3, 6))),
     ]
-    for E in frames:
-        assert_close(adjoint(E), se3.Ad(E), f"adjoint(E) for E =\n{np.round(E, 3)}\n")
+    for T in frames:
+        assert_close(adjoint(T), se3.Ad(T), f"adjoint(T) for T =\n{np.round(T, 3)}\n")
 
 
 CHECKS = {"02.1": check_quat_product, "02.2": check_rodrigues, "02.3": check_adjoint}

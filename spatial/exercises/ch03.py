@@ -2,7 +2,7 @@
 
 03.1  the spatial inertia of a box about its centre, by hand (Sueda eq. 1.24);
 03.2  the Coriolis wrench ``ad(φ)ᵀ M φ`` of Newton–Euler in body coordinates (Sueda eq. 1.21);
-03.3  one Euler step on SE(3): velocity first, then ``E exp(h [φ])`` (Sueda eqs. 1.28–1.29).
+03.3  one Euler step on SE(3): velocity first, then ``T exp(h [φ])`` (Sueda eqs. 1.28–1.29).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ def _test_bodies(rng: np.random.Generator) -> list[np.ndarray]:
     """A box at its centre, and two rigid bodies whose frame is off the centre of mass."""
     bodies = [inertia.cuboid_inertia(2.0, 1.0, 0.5, 0.2)]
     for _ in range(2):
-        E = se3.exp_se3(rng.normal(size=6))
-        bodies.append(inertia.cuboid_inertia(rng.uniform(0.5, 2.0), 0.3, 0.8, 1.1, E=E))
+        T = se3.exp_se3(rng.normal(size=6))
+        bodies.append(inertia.cuboid_inertia(rng.uniform(0.5, 2.0), 0.3, 0.8, 1.1, E=T))
     return bodies
 
 
@@ -48,17 +48,17 @@ def check_coriolis(coriolis: Callable) -> None:
 
 
 def check_euler_step(euler_step: Callable) -> None:
-    """03.3: ``euler_step(M, E, phi, h, g)`` returns the new ``(E, phi)``."""
+    """03.3: ``euler_step(M, T, phi, h, g)`` returns the new ``(T, phi)``."""
     rng = np.random.default_rng(302)
     g = np.array([0.0, 0.0, -9.81])
     for M in _test_bodies(rng):
-        E, phi, h = se3.exp_se3(rng.normal(size=6)), rng.normal(size=6), 0.01
-        E_exp, phi_exp = rigid_body.euler_step(M, E, phi, h, g=g)
-        out = euler_step(M, E, phi, h, g)
+        T, phi, h = se3.exp_se3(rng.normal(size=6)), rng.normal(size=6), 0.01
+        T_exp, phi_exp = rigid_body.euler_step(M, T, phi, h, g=g)
+        out = euler_step(M, T, phi, h, g)
         if not (isinstance(out, tuple) and len(out) == 2):
-            raise AssertionError("euler_step must return a pair (E, phi)")
+            raise AssertionError("euler_step must return a pair (T, phi)")
         assert_close(out[1], phi_exp, "new twist phi (Sueda eq. 1.28)")
-        assert_close(out[0], E_exp, "new frame E (Sueda eq. 1.29: use the *new* twist)")
+        assert_close(out[0], T_exp, "new frame T (Sueda eq. 1.29: use the *new* twist)")
 
 
 CHECKS = {"03.1": check_cuboid_inertia, "03.2": check_coriolis, "03.3": check_euler_step}

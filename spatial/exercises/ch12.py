@@ -22,7 +22,7 @@ __all__ = ["CHECKS"]
 
 
 def check_ball_joint_rows(ball_joint_rows: Callable) -> None:
-    """12.1: ``ball_joint_rows(E_p, E_c, r_p, r_c)``, the 3 x 12 rows of an intact ball joint."""
+    """12.1: ``ball_joint_rows(T_parent, T_child, r_p, r_c)``, the 3 x 12 ball-joint rows."""
     rng = np.random.default_rng(1201)
     for _ in range(3):
         r_p, r_c = rng.normal(size=3), rng.normal(size=3)
@@ -32,19 +32,19 @@ def check_ball_joint_rows(ball_joint_rows: Callable) -> None:
         joint = Spherical()
         system.add_joint(
             joint,
-            0,
             1,
+            2,
             parent_frame=se3.frame(np.eye(3), r_p),
             child_frame=se3.frame(np.eye(3), r_c),
         )
-        E_p = se3.exp_se3(rng.normal(size=6))
+        T_parent = se3.exp_se3(rng.normal(size=6))
         turn = se3.frame(se3.exp_so3(rng.normal(size=3)), np.zeros(3))
-        E_c = E_p @ se3.frame(np.eye(3), r_p) @ turn @ se3.frame(np.eye(3), -r_c)
-        G = constraint_jacobian(system, np.stack([E_p, E_c]))
-        T = joint.constraint_subspace(joint.neutral())  # spans the forces [0; f]
-        assert np.allclose(T[:3], 0.0)
-        expected = T[3:] @ G  # the same rows in the child's axes, 3 x 12
-        got = ball_joint_rows(E_p, E_c, r_p, r_c)
+        T_child = T_parent @ se3.frame(np.eye(3), r_p) @ turn @ se3.frame(np.eye(3), -r_c)
+        G = constraint_jacobian(system, np.stack([T_parent, T_child]))
+        T_c = joint.constraint_subspace(joint.neutral())  # spans the forces [0; f]
+        assert np.allclose(T_c[:3], 0.0)
+        expected = T_c[3:] @ G  # the same rows in the child's axes, 3 x 12
+        got = ball_joint_rows(T_parent, T_child, r_p, r_c)
         assert_close(got, expected, "ball-joint rows [-R_cᵀR_p Γ(r_p), Γ(r_c)]")
 
 
@@ -64,7 +64,7 @@ def check_kkt_solve(kkt_solve: Callable) -> None:
 
 
 def check_contact_row(contact_row: Callable) -> None:
-    """12.3: ``contact_row(E, r, n)``, the normal contact row ``nᵀ R Γ(r)`` (6,)."""
+    """12.3: ``contact_row(T, r, n)``, the normal contact row ``nᵀ R Γ(r)`` (6,)."""
     rng = np.random.default_rng(1203)
     for _ in range(3):
         r = rng.normal(size=3)
@@ -72,10 +72,10 @@ def check_contact_row(contact_row: Callable) -> None:
         n /= np.linalg.norm(n)
         system = System()
         system.add_body(random_inertia(rng))
-        system.add_contact_points(0, [r])
-        E = se3.exp_se3(rng.normal(size=6))
-        J, _ = contact_jacobian(system, E[None], GroundPlane(normal=n, margin=np.inf))
-        assert_close(contact_row(E, r, n), J[0], "contact row nᵀ R Γ(r)")
+        system.add_contact_points(1, [r])
+        T = se3.exp_se3(rng.normal(size=6))
+        J, _ = contact_jacobian(system, T[None], GroundPlane(normal=n, margin=np.inf))
+        assert_close(contact_row(T, r, n), J[0], "contact row nᵀ R Γ(r)")
 
 
 CHECKS = {"12.1": check_ball_joint_rows, "12.2": check_kkt_solve, "12.3": check_contact_row}

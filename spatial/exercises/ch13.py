@@ -31,27 +31,27 @@ def check_passive_coefficients(solve_passive: Callable) -> None:
 
 
 def check_point_to_point_wrenches(wrenches: Callable) -> None:
-    """13.2: ``wrenches(E1, r1, E2, r2, k)`` returns the stacked body wrenches (12,)."""
+    """13.2: ``wrenches(T1, r1, T2, r2, k)`` returns the stacked body wrenches (12,)."""
     rng = np.random.default_rng(1302)
     for _ in range(3):
-        E = se3.exp_se3(rng.normal(size=(2, 6)))
+        T = se3.exp_se3(rng.normal(size=(2, 6)))
         r1, r2, k = rng.normal(size=3), rng.normal(size=3), rng.uniform(0.5, 5.0)
-        expected = PointToPointSpring(0, r1, 1, r2, k=k).evaluate(E, np.zeros((2, 6))).f
+        expected = PointToPointSpring(1, r1, 2, r2, k=k).evaluate(T, np.zeros((2, 6))).f
         assert_close(
-            wrenches(E[0], r1, E[1], r2, k),
+            wrenches(T[0], r1, T[1], r2, k),
             expected,
             "body wrenches [Γ₁ᵀR₁ᵀ kΔx; -Γ₂ᵀR₂ᵀ kΔx] with Δx = x₂ - x₁ (Sueda eq. 1.35)",
         )
 
 
 def check_point_force_stiffness(stiffness: Callable) -> None:
-    """13.3: ``stiffness(E, r, force)`` returns the exact 6x6 ``K = ∂f/∂δ`` (not symmetrized)."""
+    """13.3: ``stiffness(T, r, force)`` returns the exact 6x6 ``K = ∂f/∂δ`` (not symmetrized)."""
     rng = np.random.default_rng(1303)
     for _ in range(3):
-        E = se3.exp_se3(rng.normal(size=6))
+        T = se3.exp_se3(rng.normal(size=6))
         r, force = rng.normal(size=3), rng.normal(size=3)
-        expected = PointForce(0, r, force).evaluate(E[None], np.zeros((1, 6))).K
-        got = np.asarray(stiffness(E, r, force), dtype=float)
+        expected = PointForce(1, r, force).evaluate(T[None], np.zeros((1, 6))).K
+        got = np.asarray(stiffness(T, r, force), dtype=float)
         if got.shape == (6, 6) and np.allclose(got, 0.5 * (expected + expected.T)):
             raise AssertionError("this is the symmetrized K; the exercise asks for the exact one")
         assert_close(got, expected, "K = [[ [r][Rᵀf], 0 ], [ [Rᵀf], 0 ]] (Sueda eq. 1.33)")

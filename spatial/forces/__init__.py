@@ -1,10 +1,14 @@
 """Forces on rigid bodies in maximal coordinates, each with its stiffness and damping matrices.
 
-Every force is an object with ``bodies`` (the indices it acts on, ``None`` = world) and
-``evaluate(E, phi, coords="body", symmetric=False) -> ForceTerms(f, K, D)`` for a system of
-``N`` bodies with frames ``E (..., N, 4, 4)`` and twists ``phi (..., N, 6)``;
-:func:`assemble` sums several.  ``K = ∂f/∂x`` under ``E exp([δ])`` and ``D = ∂f/∂φ``
-(conventions: :mod:`spatial.forces.base`).
+Every force is an object with ``bodies`` (the numbers of the bodies it acts on) and
+``evaluate(T, phi, coords="body", symmetric=False) -> ForceTerms(f, K, D)`` for a system of
+``N`` bodies with 4x4 frames ``T (..., N, 4, 4)`` (Sueda writes E for this frame) and twists
+``phi (..., N, 6)``; :func:`assemble` sums several.  ``K = ∂f/∂x`` under ``T exp([δ])`` and
+``D = ∂f/∂φ`` (conventions: :mod:`spatial.forces.base`).
+
+Bodies are numbered ``1 … N`` and ``0`` is the fixed world, as in :class:`spatial.Model`; the
+state arrays hold the bodies without the world, so body ``b`` is row ``b - 1`` of ``T`` and
+``phi`` and block ``b - 1`` of the ``6N`` vectors.
 
 * :mod:`~spatial.forces.point` — :class:`BodyDamping` (Sueda §1.9.1), :class:`PointForce`
   (Sueda §1.9.2, ArtiSynth §0.23).

@@ -2,17 +2,20 @@
 
 System state (maximal coordinates, Sueda part 1)
 -----------------------------------------------
-``N`` free rigid bodies, body ``i`` with frame ``E[..., i] = E_world,i = [[R, p], [0, 1]]`` and
-body twist ``φ[..., i] = [ω; v]`` (body coordinates, ``Ė = E [φ]``, Sueda eq. 1.8).  The
-generalized velocity is the stack of the ``N`` twists, a ``6N`` vector.  A force names the
-bodies it acts on by their index ``0 … N-1``; ``None`` is the fixed world (ground), whose
-attachments are given in world coordinates.
+``N`` free rigid bodies numbered ``1 … N``; ``0`` is the fixed world (ground), as in
+Featherstone's regular numbering and :class:`spatial.Model`.  Body ``b`` has the frame
+``T_world,b = [[R, p], [0, 1]]`` (a 4x4 frame; Sueda writes E for this frame) and the body twist
+``φ_b = [ω; v]`` (body coordinates, ``Ṫ = T [φ]``, Sueda eq. 1.8).  The state arrays hold the
+``N`` bodies without the world: body ``b`` is row ``b - 1`` of ``T (..., N, 4, 4)`` and of
+``phi (..., N, 6)``, and block ``b - 1`` of every ``6N`` vector (the generalized velocity is
+the stack of the ``N`` twists).  A force names the bodies it acts on by these numbers; its
+attachments on the world (body ``0``) are given in world coordinates.
 
 Sign conventions (plain derivatives, ArtiSynth style)
 -----------------------------------------------------
 * ``f`` (6N): generalized force, body ``i``'s block the wrench ``[n; f]`` on it in body
   coordinates (moment about the body origin), so that ``fᵀ φ`` is the power.
-* ``K = ∂f/∂x`` (6N x 6N): the change of ``f`` when body ``j`` moves to ``E_j exp([δ_j])``
+* ``K = ∂f/∂x`` (6N x 6N): the change of ``f`` when body ``j`` moves to ``T_j exp([δ_j])``
   (a body-twist perturbation, Sueda eqs. 1.11, 1.20) with every twist ``φ`` held fixed.
   It is *not* symmetric in general (ArtiSynth §0.23); ``symmetric=True`` returns
   ``½(K + Kᵀ)`` as Sueda does (§1.9.2).  At a stable equilibrium of a potential force ``K`` is
@@ -20,14 +23,14 @@ Sign conventions (plain derivatives, ArtiSynth style)
 * ``D = ∂f/∂φ`` (6N x 6N), positions held fixed; negative semi-definite for a damper.  Sueda's
   ``D`` in ``(M + hD - h²K)`` is ``-∂f/∂φ`` for the body damping of §1.9.1 (``D = d·1``).
   With the convention here the linearly implicit Euler step (Sueda eq. 1.30, Baraff–Witkin)
-  reads ``(M - hD - h²K) φ⁺ = M φ + h (f - D φ + ad(φ)ᵀ M φ)``, then ``E⁺ = E exp(h[φ⁺])``.
+  reads ``(M - hD - h²K) φ⁺ = M φ + h (f - D φ + ad(φ)ᵀ M φ)``, then ``T⁺ = T exp(h[φ⁺])``.
 
 World coordinates (``coords="world"``)
 --------------------------------------
-Velocities are spatial twists ``φʷ = Ad(E) φ`` (about the world origin), wrenches are world
-wrenches ``Ad(E)⁻ᵀ f``, and positions are perturbed as ``exp([δʷ]) E``, with ``φʷ`` held
-fixed.  With ``T = blockdiag(Ad(E_i)⁻¹)`` the conversion is ``fʷ = Tᵀ f``,
-``Dʷ = Tᵀ D T`` and ``Kʷ = Tᵀ (K + D·blockdiag(ad(φ_i)) - blockdiag(C(f_i))) T``, where
+Velocities are spatial twists ``φʷ = Ad(T) φ`` (about the world origin), wrenches are world
+wrenches ``Ad(T)⁻ᵀ f``, and positions are perturbed as ``exp([δʷ]) T``, with ``φʷ`` held
+fixed.  With ``A = blockdiag(Ad(T_i)⁻¹)`` the conversion is ``fʷ = Aᵀ f``,
+``Dʷ = Aᵀ D A`` and ``Kʷ = Aᵀ (K + D·blockdiag(ad(φ_i)) - blockdiag(C(f_i))) A``, where
 ``C(f) ε = ad(ε)ᵀ f`` (the extra terms: the body twist changes when the body turns under a
 fixed world twist, and the force transform turns with the body).  Note ArtiSynth's "world
 coordinates" (§0.22.3) use world-aligned axes at each body's origin instead.
@@ -84,57 +87,49 @@ def _coadjoint_matrix(f: np.ndarray) -> np.ndarray:
     return C
 
 
-def _system_frames(E) -> np.ndarray:
-    """Validate ``E (..., N, 4, 4)``: one rigid frame per body."""
-    E = _as_frame(E, "E")
-    if E.ndim < 3:
+def _system_frames(T) -> np.ndarray:
+    """Validate ``T (..., N, 4, 4)``: one rigid frame per body."""
+    T = _as_frame(T, "T")
+    if T.ndim < 3:
         raise ValueError(
-            f"E must have shape (..., N, 4, 4), one frame per body, got {E.shape}; "
-            "for a single body pass E[None]"
+            f"T must have shape (..., N, 4, 4), one frame per body, got {T.shape}; "
+            "for a single body pass T[None]"
         )
-    return E
+    return T
 
 
-def _system_state(E, phi) -> tuple[np.ndarray, np.ndarray]:
-    """Validate ``E (..., N, 4, 4)`` and ``phi (..., N, 6)`` and broadcast their batch shapes."""
-    E = _system_frames(E)
+def _system_state(T, phi) -> tuple[np.ndarray, np.ndarray]:
+    """Validate ``T (..., N, 4, 4)`` and ``phi (..., N, 6)`` and broadcast their batch shapes."""
+    T = _system_frames(T)
     phi = as_array(phi, "phi", (6,))
-    n = E.shape[-3]
+    n = T.shape[-3]
     if phi.ndim < 2 or phi.shape[-2] != n:
         raise ValueError(
-            f"phi must have shape (..., {n}, 6) to match E's {n} bodies, got {phi.shape}"
+            f"phi must have shape (..., {n}, 6) to match T's {n} bodies, got {phi.shape}"
         )
-    batch = np.broadcast_shapes(E.shape[:-3], phi.shape[:-2])
-    return np.broadcast_to(E, batch + E.shape[-3:]), np.broadcast_to(phi, batch + phi.shape[-2:])
+    batch = np.broadcast_shapes(T.shape[:-3], phi.shape[:-2])
+    return np.broadcast_to(T, batch + T.shape[-3:]), np.broadcast_to(phi, batch + phi.shape[-2:])
 
 
-def _body_index(b, name: str) -> int | None:
-    """A body index (non-negative int) or ``None`` for the ground."""
+def _body_number(b, name: str) -> int:
+    """A body number: ``0`` for the fixed world (ground), ``1 … N`` for the bodies."""
     if b is None:
-        return None
+        raise ValueError(
+            f"{name} must be a body number, got None: 0 is the world (bodies are numbered 1 … N)"
+        )
     if isinstance(b, bool) or not isinstance(b, int | np.integer) or b < 0:
-        raise ValueError(f"{name} must be a non-negative body index or None (ground), got {b!r}")
+        raise ValueError(f"{name} must be a body number (0 = world, 1 … N), got {b!r}")
     return int(b)
 
 
-def _parameter(value, name: str, positive: bool = False) -> float:
-    """A finite scalar parameter, non-negative (or positive)."""
-    v = np.asarray(value, dtype=float)
-    if v.ndim != 0 or not np.isfinite(v):
-        raise ValueError(f"{name} must be a finite scalar, got {value!r}")
-    if v < 0 or (positive and v == 0):
-        raise ValueError(f"{name} must be {'positive' if positive else 'non-negative'}, got {v}")
-    return float(v)
-
-
-def _to_world(E, phi, f, K, D) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _to_world(T, phi, f, K, D) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Convert body-coordinate ``(f, K, D)`` to world coordinates (see module docstring)."""
-    n = E.shape[-3]
-    T = _block_diag(Ad(frame_inverse(E)))
-    Tt = _T(T)
+    n = T.shape[-3]
+    A = _block_diag(Ad(frame_inverse(T)))
+    At = _T(A)
     f_bodies = f.reshape(f.shape[:-1] + (n, 6))
     K_corr = K + D @ _block_diag(ad(phi)) - _block_diag(_coadjoint_matrix(f_bodies))
-    return (Tt @ f[..., None])[..., 0], Tt @ K_corr @ T, Tt @ D @ T
+    return (At @ f[..., None])[..., 0], At @ K_corr @ A, At @ D @ A
 
 
 class Force(ABC):
@@ -146,32 +141,33 @@ class Force(ABC):
 
     @property
     @abstractmethod
-    def bodies(self) -> tuple[int | None, ...]:
-        """Indices of the bodies the force acts on (``None`` = ground)."""
+    def bodies(self) -> tuple[int, ...]:
+        """Numbers of the bodies the force acts on (``0`` = the world, ``1 … N`` bodies)."""
 
     @abstractmethod
-    def _terms(self, E: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Body-coordinate ``(f, K, D)`` on validated ``E (..., N, 4, 4)``, ``phi (..., N, 6)``."""
+    def _terms(self, T: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Body-coordinate ``(f, K, D)`` on validated ``T (..., N, 4, 4)``, ``phi (..., N, 6)``."""
 
     def _check_bodies(self, n: int) -> None:
         for b in self.bodies:
-            if b is not None and b >= n:
+            if b > n:
                 raise ValueError(
-                    f"{type(self).__name__} acts on body {b}, but E has only {n} bodies"
+                    f"{type(self).__name__} acts on body {b}, but T has only {n} bodies "
+                    f"(1 … {n}; 0 is the world)"
                 )
 
-    def _frames(self, E) -> np.ndarray:
-        """Validated system frames for :meth:`potential`-style functions of ``E`` alone."""
-        E = _system_frames(E)
-        self._check_bodies(E.shape[-3])
-        return E
+    def _frames(self, T) -> np.ndarray:
+        """Validated system frames for :meth:`potential`-style functions of ``T`` alone."""
+        T = _system_frames(T)
+        self._check_bodies(T.shape[-3])
+        return T
 
-    def evaluate(self, E, phi, *, coords: str = "body", symmetric: bool = False) -> ForceTerms:
+    def evaluate(self, T, phi, *, coords: str = "body", symmetric: bool = False) -> ForceTerms:
         """Generalized force ``f``, stiffness ``K = ∂f/∂x`` and damping ``D = ∂f/∂φ``.
 
         Parameters
         ----------
-        E : array_like, shape (..., N, 4, 4)
+        T : array_like, shape (..., N, 4, 4)
             Frames of all ``N`` bodies of the system (world from body).
         phi : array_like, shape (..., N, 6)
             Their twists ``[ω; v]``: body twists, or spatial (world) twists if
@@ -191,33 +187,33 @@ class Force(ABC):
         Raises
         ------
         ValueError
-            If ``E`` is not a stack of rigid frames, ``phi`` does not match it, ``coords`` is
-            unknown, the force names a body beyond ``N - 1``, or the geometry is degenerate
+            If ``T`` is not a stack of rigid frames, ``phi`` does not match it, ``coords`` is
+            unknown, the force names a body beyond ``N``, or the geometry is degenerate
             (e.g. a zero-length spring segment).
         """
         if coords not in _COORDS:
             raise ValueError(f"coords must be one of {_COORDS}, got {coords!r}")
-        E, phi = _system_state(E, phi)
-        self._check_bodies(E.shape[-3])
+        T, phi = _system_state(T, phi)
+        self._check_bodies(T.shape[-3])
         if coords == "world":
-            phi = (Ad(frame_inverse(E)) @ phi[..., None])[..., 0]
-        f, K, D = self._terms(E, phi)
+            phi = (Ad(frame_inverse(T)) @ phi[..., None])[..., 0]
+        f, K, D = self._terms(T, phi)
         if coords == "world":
-            f, K, D = _to_world(E, phi, f, K, D)
+            f, K, D = _to_world(T, phi, f, K, D)
         if symmetric:
             K = 0.5 * (K + _T(K))
         return ForceTerms(f, K, D)
 
 
 def assemble(
-    forces: Iterable[Force], E, phi, *, coords: str = "body", symmetric: bool = False
+    forces: Iterable[Force], T, phi, *, coords: str = "body", symmetric: bool = False
 ) -> ForceTerms:
     """Sum ``(f, K, D)`` over several forces acting on the same system of bodies.
 
     Parameters
     ----------
     forces : iterable of Force
-    E, phi, coords, symmetric
+    T, phi, coords, symmetric
         As in :meth:`Force.evaluate`.
 
     Returns
@@ -230,12 +226,12 @@ def assemble(
     ValueError
         As :meth:`Force.evaluate`.
     """
-    E, phi = _system_state(E, phi)
-    n = E.shape[-3]
-    batch = E.shape[:-3]
+    T, phi = _system_state(T, phi)
+    n = T.shape[-3]
+    batch = T.shape[:-3]
     total = ForceTerms(np.zeros(batch + (6 * n,)), *2 * (np.zeros(batch + (6 * n, 6 * n)),))
     for force in forces:
-        terms = force.evaluate(E, phi, coords=coords, symmetric=symmetric)
+        terms = force.evaluate(T, phi, coords=coords, symmetric=symmetric)
         total = ForceTerms(*(a + b for a, b in zip(total, terms, strict=True)))
     return total
 
@@ -250,7 +246,7 @@ class _PointKinematics(NamedTuple):
     xd: np.ndarray  # (..., m, 3) world velocities
     J: np.ndarray  # (..., 3m, 6N): ∂x/∂δ = ∂ẋ/∂φ, block R Γ(r) in the body's columns
     L: np.ndarray  # (..., 3m, 6N): ∂ẋ/∂δ at fixed φ, block [-R [Γ(r) φ], 0]
-    R_bodies: tuple  # per point: the body's rotation (..., 3, 3), or None for ground
+    R_bodies: tuple  # per point: the body's rotation (..., 3, 3), or None for the world
 
 
 def _point(p, name: str) -> np.ndarray:
@@ -269,43 +265,45 @@ def _point_array(points, name: str, count: int) -> np.ndarray:
 
 
 def _point_kinematics(
-    E: np.ndarray, phi: np.ndarray, bodies: Sequence[int | None], points: np.ndarray
+    T: np.ndarray, phi: np.ndarray, bodies: Sequence[int], points: np.ndarray
 ) -> _PointKinematics:
     """Kinematics of body-fixed points (Sueda eq. 1.12: ``ẋ = R Γ(r) φ``).
 
     A point ``r`` on body ``b`` (body coordinates) is at ``x = R r + p``; under
-    ``E exp([δ])`` it moves by ``R Γ(r) δ``, so the position and velocity Jacobians coincide.
+    ``T exp([δ])`` it moves by ``R Γ(r) δ``, so the position and velocity Jacobians coincide.
     Its velocity ``R Γ φ`` also changes with the body's orientation, ``∂ẋ/∂δ = [-R[Γφ], 0]``.
-    A ground point (``b is None``) is given in world coordinates and does not move.
+    A point on the world (``b = 0``) is given in world coordinates and does not move; body ``b``
+    is row ``b - 1`` of the state and block ``b - 1`` of the Jacobians.
     """
-    n = E.shape[-3]
+    n = T.shape[-3]
     m = len(bodies)
-    batch = E.shape[:-3]
+    batch = T.shape[:-3]
     x = np.zeros(batch + (m, 3))
     xd = np.zeros(batch + (m, 3))
     J = np.zeros(batch + (3 * m, 6 * n))
     L = np.zeros(batch + (3 * m, 6 * n))
     R_bodies = []
     for j, (b, r) in enumerate(zip(bodies, points, strict=True)):
-        if b is None:
+        if b == 0:
             x[..., j, :] = r
             R_bodies.append(None)
             continue
-        R, p = E[..., b, :3, :3], E[..., b, :3, 3]
+        i = b - 1
+        R, p = T[..., i, :3, :3], T[..., i, :3, 3]
         G = material_jacobian(r)
         RG = R @ G
-        point_velocity_body = (G @ phi[..., b, :, None])[..., 0]
+        point_velocity_body = (G @ phi[..., i, :, None])[..., 0]
         x[..., j, :] = (R @ r) + p
         xd[..., j, :] = (R @ point_velocity_body[..., None])[..., 0]
-        J[..., 3 * j : 3 * j + 3, 6 * b : 6 * b + 6] = RG
-        L[..., 3 * j : 3 * j + 3, 6 * b : 6 * b + 3] = -R @ skew(point_velocity_body)
+        J[..., 3 * j : 3 * j + 3, 6 * i : 6 * i + 6] = RG
+        L[..., 3 * j : 3 * j + 3, 6 * i : 6 * i + 3] = -R @ skew(point_velocity_body)
         R_bodies.append(R)
     return _PointKinematics(x, xd, J, L, tuple(R_bodies))
 
 
 def _point_force_terms(
     kin: _PointKinematics,
-    bodies: Sequence[int | None],
+    bodies: Sequence[int],
     points: np.ndarray,
     F: np.ndarray,
     F_x: np.ndarray | None,
@@ -334,8 +332,9 @@ def _point_force_terms(
         K = K + Jt @ F_v @ kin.L
         D = Jt @ F_v @ kin.J
     for j, (b, r) in enumerate(zip(bodies, points, strict=True)):
-        if b is None:
+        if b == 0:
             continue
         F_body = (_T(kin.R_bodies[j]) @ F[..., j, :, None])[..., 0]
-        K[..., 6 * b : 6 * b + 6, 6 * b : 6 * b + 3] += _T(material_jacobian(r)) @ skew(F_body)
+        i = b - 1
+        K[..., 6 * i : 6 * i + 6, 6 * i : 6 * i + 3] += _T(material_jacobian(r)) @ skew(F_body)
     return f, K, D

@@ -1,6 +1,8 @@
 """Frame spring: translational and rotational spring-dampers between two frames (ArtiSynth §0.22).
 
-Frame 1 is fixed to body A and frame 2 to body B (``E₁ = E_A T₁``, ``E₂ = E_B T₂``).  With
+Frame 1 is fixed to body A and frame 2 to body B: their world poses are ``T₁ = T_A T_A1`` and
+``T₂ = T_B T_B2``, with the constant offsets ``T_A1``, ``T_B2`` (4x4 frames as in
+:mod:`spatial.se3`; Sueda writes E for this frame, ArtiSynth X).  With
 ``R = R₁ᵀ R₂`` (frame 2's orientation seen from frame 1), ``θ = log(R)`` its rotation vector
 (``|θ| ≤ π``) and ``Δ = R₁ᵀ (x₂ - x₁)`` the offset of the origins in frame 1, the wrench on
 frame 1, in frame 1 coordinates about its origin, is (ArtiSynth eqs. 0.37–0.38)
@@ -19,7 +21,7 @@ perturbations ``δ₁ = [α₁; β₁]``, ``δ₂ = [α₂; β₂]`` of the fram
 ``ρ = R α₂ - α₁`` (in frame 1), ``δθ = U ρ`` with ``U`` the rate matrix of the rotation vector
 (ArtiSynth eq. 0.45, :func:`spatial.rotvec_rate_matrix`), ``δΔ = [Δ] α₁ - β₁ + R β₂``, and
 ``δ(R y) = -[R y] ρ``, ``δ(Rᵀ y) = Rᵀ (δy + [y] ρ)``.  A body sees its frame through the
-constant ``Ad(T)⁻¹`` (twists) and ``Ad(T)⁻ᵀ`` (wrenches).  ArtiSynth's position Jacobian holds
+constant ``Ad(T_A1)⁻¹`` (twists) and ``Ad(T_A1)⁻ᵀ`` (wrenches).  ArtiSynth's position Jacobian holds
 world-aligned velocities fixed, so its damping terms differ from ``K`` here (which holds body
 twists fixed); the elastic terms agree.
 """
@@ -30,10 +32,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._validate import nonnegative_scalar
 from ..rotations import rotvec_rate_matrix
 from ..se3 import Ad, _as_frame, frame_inverse, log_so3
 from ..vectors import skew
-from .base import _T, Force, _body_index, _parameter
+from .base import _T, Force, _body_number
 
 __all__ = ["FrameSpring"]
 
@@ -44,14 +47,14 @@ class FrameSpring(Force):
 
     Parameters
     ----------
-    body1 : int or None
-        Body A carrying frame 1 (``None`` = world).
+    body1 : int
+        Number of body A carrying frame 1 (``0`` = the world).
     frame1 : array_like, shape (4, 4)
-        ``T₁ = E_A1``: frame 1 in body A's coordinates (world coordinates for ``None``).
-    body2 : int or None
-        Body B carrying frame 2.
+        ``T_A1``: frame 1 in body A's coordinates (world coordinates if ``body1`` is 0).
+    body2 : int
+        Number of body B carrying frame 2.
     frame2 : array_like, shape (4, 4)
-        ``T₂ = E_B2``.
+        ``T_B2``: frame 2 in body B's coordinates.
     k_t, k_r : float
         Translational (N/m) and rotational (N m/rad) stiffness, >= 0.
     d_t, d_r : float
@@ -60,12 +63,12 @@ class FrameSpring(Force):
     Raises
     ------
     ValueError
-        If a body index or frame is invalid or a coefficient is negative.
+        If a body number or frame is invalid or a coefficient is negative.
     """
 
-    body1: int | None
+    body1: int
     frame1: np.ndarray
-    body2: int | None
+    body2: int
     frame2: np.ndarray
     k_t: float
     k_r: float
@@ -74,41 +77,44 @@ class FrameSpring(Force):
 
     def __post_init__(self) -> None:
         for k in (1, 2):
-            object.__setattr__(self, f"body{k}", _body_index(getattr(self, f"body{k}"), f"body{k}"))
-            T = _as_frame(getattr(self, f"frame{k}"), f"frame{k}")
-            if T.shape != (4, 4):
-                raise ValueError(f"frame{k} must have shape (4, 4), got {T.shape}")
-            object.__setattr__(self, f"frame{k}", T)
+            object.__setattr__(
+                self, f"body{k}", _body_number(getattr(self, f"body{k}"), f"body{k}")
+            )
+            T_local = _as_frame(getattr(self, f"frame{k}"), f"frame{k}")
+            if T_local.shape != (4, 4):
+                raise ValueError(f"frame{k} must have shape (4, 4), got {T_local.shape}")
+            object.__setattr__(self, f"frame{k}", T_local)
         for name in ("k_t", "k_r", "d_t", "d_r"):
-            object.__setattr__(self, name, _parameter(getattr(self, name), name))
+            object.__setattr__(self, name, nonnegative_scalar(getattr(self, name), name))
 
     @property
-    def bodies(self) -> tuple[int | None, int | None]:
+    def bodies(self) -> tuple[int, int]:
         return (self.body1, self.body2)
 
-    def _frame_states(self, E, phi):
+    def _frame_states(self, T, phi):
         """World poses and body twists of frames 1 and 2, and the map ``P`` (12 x 6N)."""
-        n = E.shape[-3]
-        batch = E.shape[:-3]
+        n = T.shape[-3]
+        batch = T.shape[:-3]
         P = np.zeros(batch + (12, 6 * n))
         poses, twists = [], []
-        for k, (b, T) in enumerate(((self.body1, self.frame1), (self.body2, self.frame2))):
-            if b is None:
-                poses.append(np.broadcast_to(T, batch + (4, 4)))
+        for k, (b, T_local) in enumerate(((self.body1, self.frame1), (self.body2, self.frame2))):
+            if b == 0:
+                poses.append(np.broadcast_to(T_local, batch + (4, 4)))
                 twists.append(np.zeros(batch + (6,)))
                 continue
-            T_inv = Ad(frame_inverse(T))
-            poses.append(E[..., b, :, :] @ T)
-            twists.append((T_inv @ phi[..., b, :, None])[..., 0])
-            P[..., 6 * k : 6 * k + 6, 6 * b : 6 * b + 6] = T_inv
+            A_inv = Ad(frame_inverse(T_local))
+            i = b - 1  # body b is row b - 1 of the state
+            poses.append(T[..., i, :, :] @ T_local)
+            twists.append((A_inv @ phi[..., i, :, None])[..., 0])
+            P[..., 6 * k : 6 * k + 6, 6 * i : 6 * i + 6] = A_inv
         return poses, twists, P
 
-    def _terms(self, E, phi):
-        (E1, E2), (phi1, phi2), P = self._frame_states(E, phi)
-        R1, R2 = E1[..., :3, :3], E2[..., :3, :3]
+    def _terms(self, T, phi):
+        (T1, T2), (phi1, phi2), P = self._frame_states(T, phi)
+        R1, R2 = T1[..., :3, :3], T2[..., :3, :3]
         R = _T(R1) @ R2
         theta = log_so3(R)
-        delta = (_T(R1) @ (E2[..., :3, 3] - E1[..., :3, 3])[..., None])[..., 0]
+        delta = (_T(R1) @ (T2[..., :3, 3] - T1[..., :3, 3])[..., None])[..., 0]
         w1, v1, w2, v2 = phi1[..., :3], phi1[..., 3:], phi2[..., :3], phi2[..., 3:]
         Rw2 = (R @ w2[..., None])[..., 0]
         Rv2 = (R @ v2[..., None])[..., 0]
@@ -141,12 +147,12 @@ class FrameSpring(Force):
         Pt = _T(P)
         return (Pt @ w[..., None])[..., 0], Pt @ K_loc @ P, Pt @ D_loc @ P
 
-    def displacement(self, E) -> tuple[np.ndarray, np.ndarray]:
+    def displacement(self, T) -> tuple[np.ndarray, np.ndarray]:
         """Rotation vector ``θ = log(R₁ᵀR₂)`` and offset ``Δ = R₁ᵀ(x₂ - x₁)``, both in frame 1.
 
         Parameters
         ----------
-        E : array_like, shape (..., N, 4, 4)
+        T : array_like, shape (..., N, 4, 4)
 
         Returns
         -------
@@ -155,20 +161,20 @@ class FrameSpring(Force):
         Raises
         ------
         ValueError
-            If ``E`` is invalid.
+            If ``T`` is invalid.
         """
-        E = self._frames(E)
-        (E1, E2), _, _ = self._frame_states(E, np.zeros(E.shape[:-2] + (6,)))
-        R1 = E1[..., :3, :3]
-        theta = log_so3(_T(R1) @ E2[..., :3, :3])
-        return theta, (_T(R1) @ (E2[..., :3, 3] - E1[..., :3, 3])[..., None])[..., 0]
+        T = self._frames(T)
+        (T1, T2), _, _ = self._frame_states(T, np.zeros(T.shape[:-2] + (6,)))
+        R1 = T1[..., :3, :3]
+        theta = log_so3(_T(R1) @ T2[..., :3, :3])
+        return theta, (_T(R1) @ (T2[..., :3, 3] - T1[..., :3, 3])[..., None])[..., 0]
 
-    def potential(self, E) -> np.ndarray:
+    def potential(self, T) -> np.ndarray:
         """Elastic energy ``½ k_t |Δ|² + ½ k_r |θ|²``.
 
         Parameters
         ----------
-        E : array_like, shape (..., N, 4, 4)
+        T : array_like, shape (..., N, 4, 4)
 
         Returns
         -------
@@ -177,7 +183,7 @@ class FrameSpring(Force):
         Raises
         ------
         ValueError
-            If ``E`` is invalid.
+            If ``T`` is invalid.
         """
-        theta, delta = self.displacement(E)
+        theta, delta = self.displacement(T)
         return 0.5 * self.k_t * np.sum(delta**2, -1) + 0.5 * self.k_r * np.sum(theta**2, -1)

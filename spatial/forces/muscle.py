@@ -27,7 +27,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from .._validate import as_scalar_array
+from .._validate import as_scalar_array, nonnegative_scalar, positive_scalar
 
 __all__ = [
     "MuscleCurve",
@@ -249,15 +249,6 @@ active_force_length = PiecewiseCubic.from_conditions(
 force_velocity = PiecewiseCubic.from_conditions([-1.0, -0.05, 0.05, 1.0], FORCE_VELOCITY_CONDITIONS)
 
 
-def _nonnegative(value, name: str, strict: bool = False) -> float:
-    v = as_scalar_array(value, name)
-    if v.ndim != 0:
-        raise ValueError(f"{name} must be a scalar, got shape {v.shape}")
-    if v < 0 or (strict and v == 0):
-        raise ValueError(f"{name} must be {'positive' if strict else 'non-negative'}, got {v}")
-    return float(v)
-
-
 @dataclass(frozen=True)
 class MuscleLaw:
     """Tension ``F(l, l̇) = f_opt (a f_L(l̃) f_V(ṽ) + f_P(l̃))`` of a muscle (Sueda eq. 1.38).
@@ -299,11 +290,11 @@ class MuscleLaw:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
-        set_(self, "f_opt", _nonnegative(self.f_opt, "f_opt"))
-        set_(self, "l_opt", _nonnegative(self.l_opt, "l_opt", strict=True))
-        set_(self, "v_max", _nonnegative(self.v_max, "v_max", strict=True))
-        set_(self, "tendon_length", _nonnegative(self.tendon_length, "tendon_length"))
-        a = _nonnegative(self.activation, "activation")
+        set_(self, "f_opt", nonnegative_scalar(self.f_opt, "f_opt"))
+        set_(self, "l_opt", positive_scalar(self.l_opt, "l_opt"))
+        set_(self, "v_max", positive_scalar(self.v_max, "v_max"))
+        set_(self, "tendon_length", nonnegative_scalar(self.tendon_length, "tendon_length"))
+        a = nonnegative_scalar(self.activation, "activation")
         if a > 1.0:
             raise ValueError(f"activation must lie in [0, 1], got {a}")
         set_(self, "activation", a)

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import Force, _body_index, _parameter, _point, _point_force_terms, _point_kinematics
+from .._validate import nonnegative_scalar
+from .base import Force, _body_number, _point, _point_force_terms, _point_kinematics
 
 __all__ = ["BodyDamping", "PointForce"]
 
@@ -26,35 +27,36 @@ class BodyDamping(Force):
     Parameters
     ----------
     body : int
-        Index of the damped body.
+        Number of the damped body, ``1 … N``.
     d : float
         Damping coefficient, >= 0.
 
     Raises
     ------
     ValueError
-        If ``body`` is not a body index or ``d`` is negative.
+        If ``body`` is not a body number ``>= 1`` or ``d`` is negative.
     """
 
     body: int
     d: float
 
     def __post_init__(self) -> None:
-        b = _body_index(self.body, "body")
-        if b is None:
-            raise ValueError("body must be a body index: the ground cannot be damped")
+        b = _body_number(self.body, "body")
+        if b == 0:
+            raise ValueError("body must be a body number 1 … N: the world (0) cannot be damped")
         object.__setattr__(self, "body", b)
-        object.__setattr__(self, "d", _parameter(self.d, "d"))
+        object.__setattr__(self, "d", nonnegative_scalar(self.d, "d"))
 
     @property
     def bodies(self) -> tuple[int, ...]:
         return (self.body,)
 
-    def _terms(self, E, phi):
-        n = E.shape[-3]
-        s = slice(6 * self.body, 6 * self.body + 6)
-        f = np.zeros(E.shape[:-3] + (6 * n,))
-        f[..., s] = -self.d * phi[..., self.body, :]
+    def _terms(self, T, phi):
+        n = T.shape[-3]
+        i = self.body - 1
+        s = slice(6 * i, 6 * i + 6)
+        f = np.zeros(T.shape[:-3] + (6 * n,))
+        f[..., s] = -self.d * phi[..., i, :]
         K = np.zeros(f.shape + (6 * n,))
         D = np.zeros_like(K)
         D[..., s, s] = -self.d * np.eye(6)
@@ -73,7 +75,7 @@ class PointForce(Force):
     Parameters
     ----------
     body : int
-        Index of the body.
+        Number of the body, ``1 … N``.
     point : array_like, shape (3,)
         Application point ``r`` in body coordinates.
     force : array_like, shape (3,)
@@ -82,7 +84,8 @@ class PointForce(Force):
     Raises
     ------
     ValueError
-        If ``body`` is not a body index or ``point``/``force`` are not finite 3-vectors.
+        If ``body`` is not a body number ``>= 1`` or ``point``/``force`` are not finite
+        3-vectors.
     """
 
     body: int
@@ -90,9 +93,11 @@ class PointForce(Force):
     force: np.ndarray
 
     def __post_init__(self) -> None:
-        b = _body_index(self.body, "body")
-        if b is None:
-            raise ValueError("body must be a body index: a force on the ground does nothing")
+        b = _body_number(self.body, "body")
+        if b == 0:
+            raise ValueError(
+                "body must be a body number 1 … N: a force on the world (0) does nothing"
+            )
         object.__setattr__(self, "body", b)
         for name in ("point", "force"):
             object.__setattr__(self, name, _point(getattr(self, name), name))
@@ -101,18 +106,18 @@ class PointForce(Force):
     def bodies(self) -> tuple[int, ...]:
         return (self.body,)
 
-    def _terms(self, E, phi):
+    def _terms(self, T, phi):
         points = self.point[None]
-        kin = _point_kinematics(E, phi, self.bodies, points)
+        kin = _point_kinematics(T, phi, self.bodies, points)
         F = np.broadcast_to(self.force, kin.x.shape)
         return _point_force_terms(kin, self.bodies, points, F, None, None)
 
-    def potential(self, E) -> np.ndarray:
+    def potential(self, T) -> np.ndarray:
         """Potential energy ``V = -forceᵀ x`` of the point's world position (Sueda eq. 1.32).
 
         Parameters
         ----------
-        E : array_like, shape (..., N, 4, 4)
+        T : array_like, shape (..., N, 4, 4)
 
         Returns
         -------
@@ -121,8 +126,9 @@ class PointForce(Force):
         Raises
         ------
         ValueError
-            If ``E`` is not a stack of rigid frames containing the body.
+            If ``T`` is not a stack of rigid frames containing the body.
         """
-        E = self._frames(E)
-        x = E[..., self.body, :3, :3] @ self.point + E[..., self.body, :3, 3]
+        T = self._frames(T)
+        T_body = T[..., self.body - 1, :, :]
+        x = T_body[..., :3, :3] @ self.point + T_body[..., :3, 3]
         return -(x @ self.force)

@@ -11,7 +11,8 @@ stress-based springs.
   (ArtiSynth §0.13, quadratic strain) — written with the stress ``σ = F/l``, so ``f₁ = σ Δx``
   splits into a material and a geometric stiffness and needs no direction ``Δx/l``.
 
-Conventions (frames, ``K = ∂f/∂x`` under ``E exp([δ])``, ``D = ∂f/∂φ``): :mod:`spatial.forces.base`.
+Conventions (4x4 frames ``T``, which Sueda writes E for this frame; body numbers, 0 the world;
+``K = ∂f/∂x`` under ``T exp([δ])``, ``D = ∂f/∂φ``): :mod:`spatial.forces.base`.
 Positive tension pulls the end points together.
 """
 
@@ -24,11 +25,10 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from .._validate import as_scalar_array
+from .._validate import as_scalar_array, nonnegative_scalar, positive_scalar
 from .base import (
     Force,
-    _body_index,
-    _parameter,
+    _body_number,
     _point,
     _point_array,
     _point_force_terms,
@@ -82,7 +82,7 @@ class LinearLaw:
 
     def __post_init__(self) -> None:
         for name in ("k", "rest_length", "d"):
-            object.__setattr__(self, name, _parameter(getattr(self, name), name))
+            object.__setattr__(self, name, nonnegative_scalar(getattr(self, name), name))
 
     def __call__(self, l, ldot) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(F, ∂F/∂l, ∂F/∂l̇) = (k(l - r) + d l̇, k, d)`` on arrays."""
@@ -122,10 +122,10 @@ class MultiPointSpring(Force):
 
     Parameters
     ----------
-    bodies : sequence of (int or None), length n + 1
-        The body of each point, ``None`` for a point fixed in the world.
+    bodies : sequence of int, length n + 1
+        The body number of each point, ``0`` for a point fixed in the world.
     points : array_like, shape (n + 1, 3)
-        Each point in its body's coordinates (world coordinates for ``None``).
+        Each point in its body's coordinates (world coordinates for body ``0``).
     law : TensionLaw
         ``law(L, L̇) -> (F, ∂F/∂L, ∂F/∂L̇)``, e.g. :class:`LinearLaw`,
         :class:`spatial.forces.MuscleLaw`.
@@ -137,14 +137,14 @@ class MultiPointSpring(Force):
     ------
     ValueError
         If there are fewer than two points, the lengths disagree, no segment is active, a
-        body index is invalid, or two consecutive points are the same point of the same body
+        body number is invalid, or two consecutive points are the same point of the same body
         (a segment of length zero in every configuration).  At evaluation: a zero-length
         segment (its direction is undefined; a zero-rest-length spring is
         :class:`PointToPointSpring`).
     """
 
-    def __init__(self, bodies: Sequence[int | None], points, law: TensionLaw, active=None):
-        bodies = tuple(_body_index(b, f"bodies[{k}]") for k, b in enumerate(bodies))
+    def __init__(self, bodies: Sequence[int], points, law: TensionLaw, active=None):
+        bodies = tuple(_body_number(b, f"bodies[{k}]") for k, b in enumerate(bodies))
         if len(bodies) < 2:
             raise ValueError(f"a spring path needs at least 2 points, got {len(bodies)}")
         points = _point_array(points, "points", len(bodies))
@@ -171,7 +171,7 @@ class MultiPointSpring(Force):
         return f"MultiPointSpring(bodies={self._bodies}, law={self.law!r}, active={self.active})"
 
     @property
-    def bodies(self) -> tuple[int | None, ...]:
+    def bodies(self) -> tuple[int, ...]:
         return self._bodies
 
     def _segments(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -188,12 +188,12 @@ class MultiPointSpring(Force):
             )
         return l, dx / l[..., None]
 
-    def length(self, E) -> np.ndarray:
+    def length(self, T) -> np.ndarray:
         """Path length ``L`` of the active segments (ArtiSynth eq. 0.14; Sueda eq. 1.57).
 
         Parameters
         ----------
-        E : array_like, shape (..., N, 4, 4)
+        T : array_like, shape (..., N, 4, 4)
 
         Returns
         -------
@@ -202,14 +202,14 @@ class MultiPointSpring(Force):
         Raises
         ------
         ValueError
-            If ``E`` is invalid or a segment has zero length.
+            If ``T`` is invalid or a segment has zero length.
         """
-        E = self._frames(E)
-        x = _point_kinematics(E, np.zeros(E.shape[:-2] + (6,)), self.bodies, self.points).x
+        T = self._frames(T)
+        x = _point_kinematics(T, np.zeros(T.shape[:-2] + (6,)), self.bodies, self.points).x
         l, _ = self._segments(x)
         return l @ np.asarray(self.active, dtype=float)
 
-    def potential(self, E) -> np.ndarray:
+    def potential(self, T) -> np.ndarray:
         """Elastic energy ``law.energy(L)``, whose negative gradient is the elastic force.
 
         Only for laws with an ``energy`` method and springs without passive segments (a
@@ -228,14 +228,14 @@ class MultiPointSpring(Force):
             raise TypeError(f"{type(self.law).__name__} has no potential energy")
         if not all(self.active):
             raise ValueError("a spring with passive segments is not conservative: no potential")
-        return energy(self.length(E))
+        return energy(self.length(T))
 
-    def _terms(self, E, phi):
+    def _terms(self, T, phi):
         # ArtiSynth §0.14 stacked over the m points (3m coordinates), B the incidence matrix:
         #   vₚ = Σᵢ Bₚᵢ uᵢ,   ∂uᵢ/∂x_q = -B_qᵢ Pᵢ / lᵢ,
         #   ∂L/∂x_q = ∂L̇/∂ẋ_q = -Σ_(i active) B_qᵢ uᵢᵀ,
         #   ∂L̇/∂x_q = -Σ_(i active) B_qᵢ (Pᵢ Δẋᵢ / lᵢ)ᵀ.
-        kin = _point_kinematics(E, phi, self.bodies, self.points)
+        kin = _point_kinematics(T, phi, self.bodies, self.points)
         m = len(self.bodies)
         l, u = self._segments(kin.x)
         dxd = kin.xd[..., 1:, :] - kin.xd[..., :-1, :]
@@ -267,8 +267,8 @@ def axial_spring(body1, point1, body2, point2, law: TensionLaw) -> MultiPointSpr
 
     Parameters
     ----------
-    body1, body2 : int or None
-        Bodies of the two points (``None`` = world).
+    body1, body2 : int
+        Body numbers of the two points (``0`` = the world).
     point1, point2 : array_like, shape (3,)
         The points in their bodies' coordinates.
     law : TensionLaw
@@ -311,8 +311,8 @@ def spring_damper(body1, point1, body2, point2, k: float, d: float, rest_length:
     ValueError
         If ``k`` or ``d`` is negative or ``rest_length`` is not positive.
     """
-    L = _parameter(rest_length, "rest_length", positive=True)
-    law = LinearLaw(_parameter(k, "k") / L, L, _parameter(d, "d") / L)
+    L = positive_scalar(rest_length, "rest_length")
+    law = LinearLaw(nonnegative_scalar(k, "k") / L, L, nonnegative_scalar(d, "d") / L)
     return axial_spring(body1, point1, body2, point2, law)
 
 
@@ -324,18 +324,20 @@ class _StressSpring(Force):
     §0.13).  The energy is ``V(s)`` with ``2 V'(s) = σ(s)``.
     """
 
-    body1: int | None
+    body1: int
     point1: np.ndarray
-    body2: int | None
+    body2: int
     point2: np.ndarray
 
     def __post_init__(self) -> None:
         for k in (1, 2):
-            object.__setattr__(self, f"body{k}", _body_index(getattr(self, f"body{k}"), f"body{k}"))
+            object.__setattr__(
+                self, f"body{k}", _body_number(getattr(self, f"body{k}"), f"body{k}")
+            )
             object.__setattr__(self, f"point{k}", _point(getattr(self, f"point{k}"), f"point{k}"))
 
     @property
-    def bodies(self) -> tuple[int | None, int | None]:
+    def bodies(self) -> tuple[int, int]:
         return (self.body1, self.body2)
 
     @abstractmethod
@@ -346,16 +348,16 @@ class _StressSpring(Force):
     def _energy(self, s: np.ndarray) -> np.ndarray:
         """``V(s)``."""
 
-    def _dx(self, E, phi):
-        kin = _point_kinematics(E, phi, self.bodies, np.stack([self.point1, self.point2]))
+    def _dx(self, T, phi):
+        kin = _point_kinematics(T, phi, self.bodies, np.stack([self.point1, self.point2]))
         return kin, kin.x[..., 1, :] - kin.x[..., 0, :]
 
-    def point_stiffness(self, E) -> tuple[np.ndarray, np.ndarray]:
+    def point_stiffness(self, T) -> tuple[np.ndarray, np.ndarray]:
         """Material and geometric parts of ``∂f₁/∂x₁`` (ArtiSynth §0.13), world coordinates.
 
         Parameters
         ----------
-        E : array_like, shape (..., N, 4, 4)
+        T : array_like, shape (..., N, 4, 4)
 
         Returns
         -------
@@ -367,20 +369,20 @@ class _StressSpring(Force):
         Raises
         ------
         ValueError
-            If ``E`` is invalid.
+            If ``T`` is invalid.
         """
-        E = self._frames(E)
-        _, dx = self._dx(E, np.zeros(E.shape[:-2] + (6,)))
+        T = self._frames(T)
+        _, dx = self._dx(T, np.zeros(T.shape[:-2] + (6,)))
         sigma, dsigma = self._stress(np.sum(dx * dx, axis=-1))
         material = -2.0 * dsigma[..., None, None] * dx[..., :, None] * dx[..., None, :]
         return material, -sigma[..., None, None] * np.eye(3)
 
-    def potential(self, E) -> np.ndarray:
+    def potential(self, T) -> np.ndarray:
         """Elastic energy ``V(|Δx|²)``.
 
         Parameters
         ----------
-        E : array_like, shape (..., N, 4, 4)
+        T : array_like, shape (..., N, 4, 4)
 
         Returns
         -------
@@ -389,14 +391,14 @@ class _StressSpring(Force):
         Raises
         ------
         ValueError
-            If ``E`` is invalid.
+            If ``T`` is invalid.
         """
-        E = self._frames(E)
-        _, dx = self._dx(E, np.zeros(E.shape[:-2] + (6,)))
+        T = self._frames(T)
+        _, dx = self._dx(T, np.zeros(T.shape[:-2] + (6,)))
         return self._energy(np.sum(dx * dx, axis=-1))
 
-    def _terms(self, E, phi):
-        kin, dx = self._dx(E, phi)
+    def _terms(self, T, phi):
+        kin, dx = self._dx(T, phi)
         sigma, dsigma = self._stress(np.sum(dx * dx, axis=-1))
         K11 = -(
             2.0 * dsigma[..., None, None] * dx[..., :, None] * dx[..., None, :]
@@ -423,8 +425,8 @@ class PointToPointSpring(_StressSpring):
 
     Parameters
     ----------
-    body1, body2 : int or None
-        Bodies of the two points (``None`` = world).
+    body1, body2 : int
+        Body numbers of the two points (``0`` = the world).
     point1, point2 : array_like, shape (3,)
         The points in their bodies' coordinates.
     k : float
@@ -433,14 +435,14 @@ class PointToPointSpring(_StressSpring):
     Raises
     ------
     ValueError
-        If a body index, point or ``k`` is invalid.
+        If a body number, point or ``k`` is invalid.
     """
 
     k: float
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        object.__setattr__(self, "k", _parameter(self.k, "k"))
+        object.__setattr__(self, "k", nonnegative_scalar(self.k, "k"))
 
     def _stress(self, s):
         return np.full(s.shape, self.k), np.zeros(s.shape)
@@ -458,8 +460,8 @@ class GreenStrainSpring(_StressSpring):
 
     Parameters
     ----------
-    body1, body2 : int or None
-        Bodies of the two points (``None`` = world).
+    body1, body2 : int
+        Body numbers of the two points (``0`` = the world).
     point1, point2 : array_like, shape (3,)
         The points in their bodies' coordinates.
     k : float
@@ -470,7 +472,7 @@ class GreenStrainSpring(_StressSpring):
     Raises
     ------
     ValueError
-        If a body index or point is invalid, ``k`` is negative or ``rest_length`` is not
+        If a body number or point is invalid, ``k`` is negative or ``rest_length`` is not
         positive.
     """
 
@@ -479,8 +481,8 @@ class GreenStrainSpring(_StressSpring):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        object.__setattr__(self, "k", _parameter(self.k, "k"))
-        object.__setattr__(self, "rest_length", _parameter(self.rest_length, "rest_length", True))
+        object.__setattr__(self, "k", nonnegative_scalar(self.k, "k"))
+        object.__setattr__(self, "rest_length", positive_scalar(self.rest_length, "rest_length"))
 
     def _stress(self, s):
         r2 = self.rest_length**2

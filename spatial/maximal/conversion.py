@@ -2,11 +2,14 @@
 
 A kinematic tree (:class:`~spatial.model.Model`, state ``q, q̇``) becomes a maximal-coordinate
 :class:`~spatial.maximal.System` with one body per tree body and one joint constraint per tree
-joint: tree body ``i`` (``1 … NB``) is maximal body ``i - 1`` and tree joint ``i`` is constraint
-``i - 1``.  The joint's predecessor frame sits on the parent at ``E_parent,Fp = pluho(X_T(i))⁻¹``
-(``Ad(E_parent,Fp) = X_T(i)⁻¹``) and its successor frame is the child's body frame, as in the tree
+joint.  Both number the bodies alike (``0`` the fixed base/world, ``1 … NB`` the bodies), so tree
+body ``i`` is maximal body ``i``, with the same name and parent ``λ(i)``; tree joint ``i`` is
+``system.joints[i - 1]``.  The joint's predecessor frame sits on the parent at
+``T_parent,Fp = pluho(X_T(i))⁻¹``
+(``Ad(T_parent,Fp) = X_T(i)⁻¹``) and its successor frame is the child's body frame, as in the tree
 (``X_λ(i)→i = X_J X_T(i)``, Featherstone eq. 4.4).  The states convert by forward kinematics
-(frames ``E_0i`` and body twists ``v_i``, :mod:`spatial.kinematics`) and back by recovering the
+(4x4 frames ``T_0i``, which Sueda writes E, and body twists ``v_i``, :mod:`spatial.kinematics`;
+the state arrays drop the base row, so body ``i`` is row ``i - 1``) and back by recovering the
 joint variables from the relative poses (:func:`~spatial.maximal.joint_coordinates`).
 """
 
@@ -18,7 +21,8 @@ from ..kinematics import body_poses, body_velocities
 from ..model import Model
 from ..se3 import frame_inverse
 from ..vectors import pluho
-from .system import System, joint_coordinates
+from .constraints import joint_coordinates
+from .system import System
 
 __all__ = ["from_model", "maximal_state", "reduced_state"]
 
@@ -41,8 +45,9 @@ def from_model(model: Model) -> System:
     Returns
     -------
     System
-        Bodies ``0 … NB-1`` (tree bodies ``1 … NB``, same names), the model's gravity, and
-        joint ``i - 1`` = tree joint ``i`` with ``parent = λ(i) - 1`` (``None`` for the base).
+        Bodies ``1 … NB`` = tree bodies ``1 … NB`` (same numbers and names), the model's
+        gravity, and ``joints[i - 1]`` = tree joint ``i`` from ``parent = λ(i)`` (``0`` = the
+        base) to ``child = i``.
 
     Raises
     ------
@@ -54,11 +59,10 @@ def from_model(model: Model) -> System:
     for i in range(1, model.NB + 1):
         system.add_body(model.inertia[i], name=model.names[i])
     for i in range(1, model.NB + 1):
-        p = model.parent[i]
         system.add_joint(
             model.joints[i],
-            None if p == 0 else p - 1,
-            i - 1,
+            model.parent[i],
+            i,
             parent_frame=frame_inverse(pluho(model.X_tree[i])),
             name=f"joint{i}",
         )
@@ -76,8 +80,8 @@ def maximal_state(model: Model, q, qd) -> tuple[np.ndarray, np.ndarray]:
 
     Returns
     -------
-    E : ndarray, shape (..., NB, 4, 4)
-        ``E_0i`` of tree bodies ``1 … NB`` (:func:`spatial.body_poses` without the base row).
+    T : ndarray, shape (..., NB, 4, 4)
+        ``T_0i`` of tree bodies ``1 … NB`` (:func:`spatial.body_poses` without the base row).
     phi : ndarray, shape (..., NB, 6)
         Their body twists (:func:`spatial.body_velocities` in body coordinates).
 
@@ -87,13 +91,13 @@ def maximal_state(model: Model, q, qd) -> tuple[np.ndarray, np.ndarray]:
         If ``model`` is not a Model or the state is invalid.
     """
     model = _check_model(model)
-    E = body_poses(model, q)[..., 1:, :, :]
+    T = body_poses(model, q)[..., 1:, :, :]
     phi = body_velocities(model, q, qd)[..., 1:, :]
-    batch = np.broadcast_shapes(E.shape[:-3], phi.shape[:-2])
-    return np.broadcast_to(E, batch + E.shape[-3:]).copy(), phi
+    batch = np.broadcast_shapes(T.shape[:-3], phi.shape[:-2])
+    return np.broadcast_to(T, batch + T.shape[-3:]).copy(), phi
 
 
-def reduced_state(model: Model, system: System, E, phi, q0=None) -> tuple[np.ndarray, np.ndarray]:
+def reduced_state(model: Model, system: System, T, phi, q0=None) -> tuple[np.ndarray, np.ndarray]:
     """The tree state ``(q, q̇)`` of a maximal-coordinate state of ``from_model(model)``.
 
     Parameters
@@ -101,7 +105,7 @@ def reduced_state(model: Model, system: System, E, phi, q0=None) -> tuple[np.nda
     model : Model
     system : System
         The system of ``model`` (:func:`from_model`).
-    E : array_like, shape (..., NB, 4, 4)
+    T : array_like, shape (..., NB, 4, 4)
     phi : array_like, shape (..., NB, 6)
     q0 : array_like, shape (..., nq), optional
         Warm start for the joint variables (see :func:`~spatial.maximal.joint_coordinates`).
@@ -122,12 +126,10 @@ def reduced_state(model: Model, system: System, E, phi, q0=None) -> tuple[np.nda
         system.N == model.NB
         and len(system.joints) == model.NB
         and all(
-            jc.joint is model.joints[jc.child + 1]
-            and jc.child == i - 1
-            and jc.parent == (None if model.parent[i] == 0 else model.parent[i] - 1)
+            jc.joint is model.joints[i] and jc.child == i and jc.parent == model.parent[i]
             for i, jc in enumerate(system.joints, start=1)
         )
     )
     if not same:
         raise ValueError("system is not the maximal-coordinate system of model (use from_model)")
-    return joint_coordinates(system, E, phi, q0)
+    return joint_coordinates(system, T, phi, q0)

@@ -1,9 +1,9 @@
 """One free rigid body in maximal coordinates: Newton–Euler in body coordinates, Euler on SE(3).
 
-The state is the body's frame ``E = E_world,body = [[R, p], [0, 1]]`` and its body twist
-``φ = [ω; v]`` (both in body coordinates, ``v`` the velocity of the body frame's origin), with
-``Ė = E [φ]`` (Sueda eq. 1.8).  The body's spatial inertia ``M`` is expressed in its own frame, so
-it is constant; the frame need not sit at the centre of mass.
+The state is the body's 4x4 frame ``T = T_world,body = [[R, p], [0, 1]]`` (Sueda writes E for this
+frame) and its body twist ``φ = [ω; v]`` (both in body coordinates, ``v`` the velocity of the body
+frame's origin), with ``Ṫ = T [φ]`` (Sueda eq. 1.8).  The body's spatial inertia ``M`` is
+expressed in its own frame, so it is constant; the frame need not sit at the centre of mass.
 
 Newton–Euler in body coordinates (Sueda eq. 1.21, Featherstone eq. 2.68):
 
@@ -14,7 +14,7 @@ coordinates turn with the body.  Gravity contributes the body wrench ``M [0; R�
 1.22, generalized to a frame off the centre of mass).
 
 Time stepping (Sueda §1.8): the velocity is updated with the forces at the start of the step
-(eq. 1.28), then the frame moves along the *new* velocity on SE(3), ``E ← E exp(h [φ])`` (eq.
+(eq. 1.28), then the frame moves along the *new* velocity on SE(3), ``T ← T exp(h [φ])`` (eq.
 1.29), so the frame stays exactly rigid.  Using the new velocity makes this the semi-implicit
 (symplectic) Euler method; ``scheme="explicit"`` moves the frame with the old velocity instead, for
 comparison.  Both are first order.
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_array, as_scalar_array
+from .._validate import as_array, positive_scalar
 from ..inertia import inertia_params, validate_inertia
 from ..se3 import Ad, _as_frame, exp_se3
 from ..vectors import apply_force, cross_force
@@ -56,10 +56,10 @@ def _coriolis(M: np.ndarray, phi: np.ndarray) -> np.ndarray:
     return -cross_force(phi, (M @ phi[..., None])[..., 0])
 
 
-def _gravity(M: np.ndarray, E: np.ndarray, g: np.ndarray) -> np.ndarray:
+def _gravity(M: np.ndarray, T: np.ndarray, g: np.ndarray) -> np.ndarray:
     """``M [0; Rᵀ g]`` without validation."""
-    a = np.zeros(np.broadcast_shapes(E.shape[:-2], g.shape[:-1]) + (6,))
-    a[..., 3:] = (np.swapaxes(E[..., :3, :3], -1, -2) @ g[..., None])[..., 0]
+    a = np.zeros(np.broadcast_shapes(T.shape[:-2], g.shape[:-1]) + (6,))
+    a[..., 3:] = (np.swapaxes(T[..., :3, :3], -1, -2) @ g[..., None])[..., 0]
     return (M @ a[..., None])[..., 0]
 
 
@@ -90,7 +90,7 @@ def coriolis_wrench(M, phi) -> np.ndarray:
     return _coriolis(validate_inertia(M, "M"), as_array(phi, "phi", (6,)))
 
 
-def gravity_wrench(M, E, g=_DEFAULT_GRAVITY) -> np.ndarray:
+def gravity_wrench(M, T, g=_DEFAULT_GRAVITY) -> np.ndarray:
     """Body wrench of gravity, ``M [0; Rᵀ g] = [c × Rᵀ m g; Rᵀ m g]``.
 
     Gravity is a uniform acceleration field, so its wrench is the inertia times the spatial
@@ -102,7 +102,7 @@ def gravity_wrench(M, E, g=_DEFAULT_GRAVITY) -> np.ndarray:
     ----------
     M : array_like, shape (..., 6, 6)
         Spatial inertia in body coordinates.
-    E : array_like, shape (..., 4, 4)
+    T : array_like, shape (..., 4, 4)
         Body frame in world coordinates.
     g : array_like, shape (..., 3)
         Gravitational acceleration in world coordinates, default ``[0, 0, -9.81]``.
@@ -114,9 +114,9 @@ def gravity_wrench(M, E, g=_DEFAULT_GRAVITY) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``M`` is not a rigid-body inertia, ``E`` not a rigid frame, or ``g`` not a 3-vector.
+        If ``M`` is not a rigid-body inertia, ``T`` not a rigid frame, or ``g`` not a 3-vector.
     """
-    return _gravity(validate_inertia(M, "M"), _as_frame(E), as_array(g, "g", (3,)))
+    return _gravity(validate_inertia(M, "M"), _as_frame(T), as_array(g, "g", (3,)))
 
 
 def newton_euler_acceleration(M, phi, f_body=None) -> np.ndarray:
@@ -150,26 +150,24 @@ def newton_euler_acceleration(M, phi, f_body=None) -> np.ndarray:
     return _solve(M, f)
 
 
-def _step(M, E, phi, h, f_body, g, semi_implicit: bool):
+def _step(M, T, phi, h, f_body, g, semi_implicit: bool):
     """One Euler step (Sueda eqs. 1.28–1.29) on validated arrays."""
-    f = _coriolis(M, phi) + _gravity(M, E, g) + f_body
+    f = _coriolis(M, phi) + _gravity(M, T, g) + f_body
     phi_next = phi + h * _solve(M, f)
-    E_next = E @ exp_se3(h * (phi_next if semi_implicit else phi))
-    return E_next, phi_next
+    T_next = T @ exp_se3(h * (phi_next if semi_implicit else phi))
+    return T_next, phi_next
 
 
-def _inputs(M, E, phi, h, f_body, g, scheme):
+def _inputs(M, T, phi, h, f_body, g, scheme):
     if scheme not in _SCHEMES:
         raise ValueError(f"scheme must be one of {_SCHEMES}, got {scheme!r}")
-    h = as_scalar_array(h, "h")
-    if h.ndim != 0 or h <= 0:
-        raise ValueError(f"h (time step) must be a positive scalar, got {h}")
+    h = positive_scalar(h, "h (time step)")
     f_body = np.zeros(6) if f_body is None else as_array(f_body, "f_body", (6,))
     return (
         validate_inertia(M, "M"),
-        _as_frame(E),
+        _as_frame(T),
         as_array(phi, "phi", (6,)),
-        float(h),
+        h,
         f_body,
         as_array(g, "g", (3,)),
         scheme == "semi-implicit",
@@ -177,18 +175,18 @@ def _inputs(M, E, phi, h, f_body, g, scheme):
 
 
 def euler_step(
-    M, E, phi, h: float, f_body=None, g=_DEFAULT_GRAVITY, scheme: str = "semi-implicit"
+    M, T, phi, h: float, f_body=None, g=_DEFAULT_GRAVITY, scheme: str = "semi-implicit"
 ) -> tuple[np.ndarray, np.ndarray]:
     """Advance a free rigid body by one Euler step on SE(3) (Sueda §1.8).
 
-    ``φ⁺ = φ + h M⁻¹ (ad(φ)ᵀ M φ + f_gravity(E) + f_body)`` (Sueda eq. 1.28), then
-    ``E⁺ = E exp(h [φ⁺])`` (eq. 1.29), or ``E exp(h [φ])`` with ``scheme="explicit"``.
+    ``φ⁺ = φ + h M⁻¹ (ad(φ)ᵀ M φ + f_gravity(T) + f_body)`` (Sueda eq. 1.28), then
+    ``T⁺ = T exp(h [φ⁺])`` (eq. 1.29), or ``T exp(h [φ])`` with ``scheme="explicit"``.
 
     Parameters
     ----------
     M : array_like, shape (..., 6, 6)
         Spatial inertia in body coordinates.
-    E : array_like, shape (..., 4, 4)
+    T : array_like, shape (..., 4, 4)
         Body frame in world coordinates.
     phi : array_like, shape (..., 6)
         Body twist ``[ω; v]``.
@@ -203,21 +201,21 @@ def euler_step(
 
     Returns
     -------
-    E : ndarray, shape (..., 4, 4)
+    T : ndarray, shape (..., 4, 4)
     phi : ndarray, shape (..., 6)
 
     Raises
     ------
     ValueError
-        If an input has the wrong shape or is invalid (non-rigid ``M`` or ``E``, ``h <= 0``,
+        If an input has the wrong shape or is invalid (non-rigid ``M`` or ``T``, ``h <= 0``,
         unknown ``scheme``).
     """
-    return _step(*_inputs(M, E, phi, h, f_body, g, scheme))
+    return _step(*_inputs(M, T, phi, h, f_body, g, scheme))
 
 
 def simulate(
     M,
-    E0,
+    T0,
     phi0,
     h: float,
     n_steps: int,
@@ -229,8 +227,8 @@ def simulate(
 
     Parameters
     ----------
-    M, E0, phi0, h, f_body, g, scheme
-        As in :func:`euler_step` (``E0``, ``phi0`` the initial state; ``f_body`` constant).
+    M, T0, phi0, h, f_body, g, scheme
+        As in :func:`euler_step` (``T0``, ``phi0`` the initial state; ``f_body`` constant).
     n_steps : int
         Number of steps, >= 0.
 
@@ -238,7 +236,7 @@ def simulate(
     -------
     t : ndarray, shape (n_steps + 1,)
         Times ``0, h, …, n_steps·h``.
-    E : ndarray, shape (n_steps + 1, ..., 4, 4)
+    T : ndarray, shape (n_steps + 1, ..., 4, 4)
         Frames at those times.
     phi : ndarray, shape (n_steps + 1, ..., 6)
         Body twists at those times.
@@ -250,17 +248,17 @@ def simulate(
     """
     if isinstance(n_steps, bool) or not isinstance(n_steps, int | np.integer) or n_steps < 0:
         raise ValueError(f"n_steps must be a non-negative integer, got {n_steps!r}")
-    M, E, phi, h, f_body, g, semi = _inputs(M, E0, phi0, h, f_body, g, scheme)
+    M, T, phi, h, f_body, g, semi = _inputs(M, T0, phi0, h, f_body, g, scheme)
     batch = np.broadcast_shapes(
-        M.shape[:-2], E.shape[:-2], phi.shape[:-1], f_body.shape[:-1], g.shape[:-1]
+        M.shape[:-2], T.shape[:-2], phi.shape[:-1], f_body.shape[:-1], g.shape[:-1]
     )
-    E, phi = np.broadcast_to(E, batch + (4, 4)), np.broadcast_to(phi, batch + (6,))
-    Es, phis = [E], [phi]
+    T, phi = np.broadcast_to(T, batch + (4, 4)), np.broadcast_to(phi, batch + (6,))
+    poses, phis = [T], [phi]
     for _ in range(n_steps):
-        E, phi = _step(M, E, phi, h, f_body, g, semi)
-        Es.append(E)
+        T, phi = _step(M, T, phi, h, f_body, g, semi)
+        poses.append(T)
         phis.append(phi)
-    return h * np.arange(n_steps + 1), np.stack(Es), np.stack(phis)
+    return h * np.arange(n_steps + 1), np.stack(poses), np.stack(phis)
 
 
 def kinetic_energy(M, phi) -> np.ndarray:
@@ -287,14 +285,14 @@ def kinetic_energy(M, phi) -> np.ndarray:
     return 0.5 * np.einsum("...i,...ij,...j->...", phi, M, phi)
 
 
-def center_of_mass(M, E) -> np.ndarray:
-    """World position ``p + R c`` of the centre of mass of a body (inertia ``M``, frame ``E``).
+def center_of_mass(M, T) -> np.ndarray:
+    """World position ``p + R c`` of the centre of mass of a body (inertia ``M``, frame ``T``).
 
     Parameters
     ----------
     M : array_like, shape (..., 6, 6)
         Spatial inertia in body coordinates (``c`` is read from it, eq. 2.63).
-    E : array_like, shape (..., 4, 4)
+    T : array_like, shape (..., 4, 4)
         Body frame in world coordinates.
 
     Returns
@@ -304,21 +302,21 @@ def center_of_mass(M, E) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``M`` is not a rigid-body inertia or ``E`` is not a rigid frame.
+        If ``M`` is not a rigid-body inertia or ``T`` is not a rigid frame.
     """
     _, c, _ = inertia_params(validate_inertia(M, "M"))
-    E = _as_frame(E)
-    return E[..., :3, 3] + (E[..., :3, :3] @ c[..., None])[..., 0]
+    T = _as_frame(T)
+    return T[..., :3, 3] + (T[..., :3, :3] @ c[..., None])[..., 0]
 
 
-def potential_energy(M, E, g=_DEFAULT_GRAVITY) -> np.ndarray:
+def potential_energy(M, T, g=_DEFAULT_GRAVITY) -> np.ndarray:
     """Gravitational potential energy ``-m gᵀ x_c`` (zero at the world origin).
 
     Parameters
     ----------
     M : array_like, shape (..., 6, 6)
         Spatial inertia in body coordinates.
-    E : array_like, shape (..., 4, 4)
+    T : array_like, shape (..., 4, 4)
         Body frame in world coordinates.
     g : array_like, shape (..., 3)
         Gravity in world coordinates, default ``[0, 0, -9.81]``.
@@ -334,21 +332,21 @@ def potential_energy(M, E, g=_DEFAULT_GRAVITY) -> np.ndarray:
     """
     m, _, _ = inertia_params(validate_inertia(M, "M"))
     g = as_array(g, "g", (3,))
-    return -m * np.sum(g * center_of_mass(M, E), axis=-1)
+    return -m * np.sum(g * center_of_mass(M, T), axis=-1)
 
 
-def spatial_momentum(M, E, phi) -> np.ndarray:
-    """Spatial momentum of the body in world coordinates, ``Ad(E)⁻ᵀ M φ`` (Featherstone §2.12).
+def spatial_momentum(M, T, phi) -> np.ndarray:
+    """Spatial momentum of the body in world coordinates, ``Ad(T)⁻ᵀ M φ`` (Featherstone §2.12).
 
     ``M φ`` is the momentum in body coordinates (eq. 2.61); momentum is a force-like vector, so it
-    changes coordinates with the force transform ``Ad(E)⁻ᵀ`` (eq. 2.66's ``X*``).  The result is
+    changes coordinates with the force transform ``Ad(T)⁻ᵀ`` (eq. 2.66's ``X*``).  The result is
     ``[angular momentum about the world origin; linear momentum]``, conserved when no force acts.
 
     Parameters
     ----------
     M : array_like, shape (..., 6, 6)
         Spatial inertia in body coordinates.
-    E : array_like, shape (..., 4, 4)
+    T : array_like, shape (..., 4, 4)
         Body frame in world coordinates.
     phi : array_like, shape (..., 6)
         Body twist.
@@ -364,4 +362,4 @@ def spatial_momentum(M, E, phi) -> np.ndarray:
     """
     M = validate_inertia(M, "M")
     phi = as_array(phi, "phi", (6,))
-    return apply_force(Ad(E), (M @ phi[..., None])[..., 0])
+    return apply_force(Ad(T), (M @ phi[..., None])[..., 0])

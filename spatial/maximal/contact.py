@@ -1,0 +1,144 @@
+"""Contact of body-fixed points with a ground plane in maximal coordinates (Sueda §1.11–1.13).
+
+Body-fixed contact points (:meth:`System.add_contact_points`) meet a plane
+``nᵀx = offset``.  Each candidate point within ``margin`` of the plane contributes a normal row
+``nᵀ R Γ(r)`` (Sueda eqs. 1.75–1.76) with ``J_n Φ⁺ >= b`` and two tangent rows
+``t_kᵀ R Γ(r)``, where ``R`` is the rotation of the body's frame ``T = [[R, p], [0, 1]]`` (Sueda
+writes E for this frame).  The bound ``b = -max(gap, 0)/h - γ min(gap, 0)`` lets a separated point
+approach just until it touches at the end of the step and pushes a penetrating one out with the
+Baumgarte gain.  The mixed problem (joints as equalities, contacts as complementarity) is
+reduced to contact space with :func:`spatial.contact.mixed_lcp_to_lcp`, then solved by
+:func:`spatial.contact.solve_impulses` with a friction model of :mod:`spatial.contact.friction`
+(Sueda's pyramid QP, eq. 1.88, by default; Lemke on the normal rows when ``μ = 0``).
+
+Contact points are registered on bodies ``1 … N`` (the world ``0`` is the ground itself); body
+``b`` is row ``b - 1`` of the frames and owns columns ``6(b - 1) … 6b - 1`` of the rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..se3 import material_jacobian
+from .system import GroundPlane, System, _check_system_state
+
+__all__ = ["ContactResult", "contact_jacobian"]
+
+
+@dataclass
+class ContactResult:
+    """Contacts with the ground during one step (single state).
+
+    Attributes
+    ----------
+    body : ndarray of int, shape (nc,)
+        Body number (``1 … N``) of each contact point.
+    point : ndarray, shape (nc, 3)
+        The contact points in world coordinates at the start of the step.
+    gap : ndarray, shape (nc,)
+        Signed distance above the plane (negative: penetration).
+    normal_impulse : ndarray, shape (nc,)
+        ``λ_n >= 0`` (N s).
+    tangent_impulse : ndarray, shape (nc, 2)
+        Friction impulses along the plane's tangents (:meth:`GroundPlane.tangents`).
+    """
+
+    body: np.ndarray
+    point: np.ndarray
+    gap: np.ndarray
+    normal_impulse: np.ndarray
+    tangent_impulse: np.ndarray
+
+
+def _contact_rows(system: System, T: np.ndarray, ground: GroundPlane):
+    """Candidate contacts: bodies, world points, gaps and rows ``[J_n; J_t]`` (Sueda §1.11)."""
+    n, tangents = ground.normal, ground.tangents()
+    bodies, points, gaps, normal_rows, tangent_rows = [], [], [], [], []
+    for b, pts in system.contact_points:
+        i = b - 1  # body b is row b - 1 of T and block b - 1 of Φ
+        R, p = T[i, :3, :3], T[i, :3, 3]
+        x = pts @ R.T + p
+        gap = x @ n - ground.offset
+        for r, xk, gk in zip(pts, x, gap, strict=True):
+            if gk > ground.margin:
+                continue
+            RG = R @ material_jacobian(r)  # world velocity of the point = R Γ(r) φ_b
+            row = np.zeros((3, 6 * system.N))
+            row[:, 6 * i : 6 * i + 6] = np.vstack([n, tangents]) @ RG
+            bodies.append(b)
+            points.append(xk)
+            gaps.append(gk)
+            normal_rows.append(row[0])
+            tangent_rows.append(row[1:])
+    nc = len(bodies)
+    J = np.zeros((3 * nc, 6 * system.N))
+    if nc:
+        J[:nc] = np.array(normal_rows)
+        J[nc:] = np.concatenate(tangent_rows)
+    return (
+        np.array(bodies, dtype=int),
+        np.array(points).reshape(nc, 3),
+        np.array(gaps),
+        J,
+    )
+
+
+def contact_jacobian(system: System, T, ground: GroundPlane):
+    """Contact rows of the system's contact points against a ground plane (Sueda §1.11).
+
+    For a point ``r`` on body ``b`` the normal row is ``nᵀ R_b Γ(r)`` in body ``b``'s columns
+    (Sueda eq. 1.76) and the tangent rows are ``t_kᵀ R_b Γ(r)``: they map the stacked body
+    twists to the point's world velocity along ``n``, ``t₁``, ``t₂``.
+
+    Parameters
+    ----------
+    system : System
+    T : array_like, shape (N, 4, 4)
+        A single state.
+    ground : GroundPlane
+
+    Returns
+    -------
+    J : ndarray, shape (3 nc, 6N)
+        ``[J_n; J_t]``: the ``nc`` normal rows, then two tangent rows per contact, contact by
+        contact (the layout of :mod:`spatial.contact.friction`).
+    gap : ndarray, shape (nc,)
+        Signed distances of the contact points (within ``ground.margin``) above the plane.
+
+    Raises
+    ------
+    ValueError
+        If ``T`` does not match the system or has batch dimensions, or ``ground`` is not a
+        :class:`GroundPlane`.
+    """
+    T, _ = _check_system_state(system, T)
+    if T.ndim != 3:
+        raise ValueError("contact needs a single state: T of shape (N, 4, 4), no batch dimensions")
+    if not isinstance(ground, GroundPlane):
+        raise ValueError(f"ground must be a GroundPlane, got {ground!r}")
+    _, _, gap, J = _contact_rows(system, T, ground)
+    return J, gap
+
+
+def _solve_contact(M, G, f, rhs, J, nc, bias, ground):
+    """Joints (equalities) and ground contacts (complementarity), solved in contact space.
+
+    The mixed problem is reduced to the contact rows by :func:`spatial.contact.mixed_lcp_to_lcp`
+    (Delassus matrix ``W = J M̂⁻¹ P_f Jᵀ`` with the joints eliminated, free contact velocities
+    ``u``), solved there by :func:`spatial.contact.solve_impulses`, and the impulses are mapped
+    back to the velocities and joint impulses (Sueda §1.11–1.13, ArtiSynth §0.7).
+    """
+    from .. import contact as solvers
+
+    G = None if G.shape[0] == 0 else G
+    g = None if G is None else rhs
+    reduced = solvers.mixed_lcp_to_lcp(M, G, J, f, g, np.zeros(J.shape[0]))
+    res = solvers.solve_impulses(
+        reduced.M, reduced.q, ground.mu, bias=bias, friction=ground.friction
+    )
+    if not res.converged:
+        raise solvers.LCPError(f"contact problem with {nc} contacts: {res.message}")
+    x, lam = reduced.recover(np.concatenate([res.normal, res.tangent.ravel()]))
+    return x, lam, res.normal, res.tangent

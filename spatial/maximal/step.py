@@ -1,0 +1,372 @@
+"""The constrained, linearly implicit Euler step in maximal coordinates (Sueda §1.8–1.13).
+
+With the forces of :mod:`spatial.forces` linearized as ``f + K δx + D δφ`` (``K = ∂f/∂x``,
+``D = ∂f/∂φ``, that package's conventions), the linearly implicit Euler step (Sueda eq. 1.30,
+written with the sign conventions of :mod:`spatial.forces`) and the constraints give the KKT
+system
+
+    M̂ Φ⁺ = f̃ + Gᵀλ,      G Φ⁺ = -γ g,                     (Sueda eqs. 1.73–1.74, 1.82)
+    M̂ = M - h D - h² K,   f̃ = M Φ + h (ad(φ)ᵀMφ + f_gravity + f - D Φ),
+
+followed by ``T_i⁺ = T_i exp(h [φ_i⁺])`` (Sueda eq. 1.29; ``T_i`` is body ``i``'s 4x4 frame, and
+Sueda writes E for this frame).
+
+The gyroscopic wrench ``c(φ) = ad(φ)ᵀMφ`` is explicit by default (Sueda eq. 1.28); the
+``gyroscopic`` option treats it like a damping force weighted by ``θ`` (``"implicit"``: 1,
+``"midpoint"``: ½; :mod:`spatial.maximal.dynamics` explains the energy error of each).
+
+``γ`` is the Baumgarte gain (velocity-level stabilization, Sueda eq. 1.82): the error shrinks by
+about ``1 - hγ`` per step, ``γ = 1/h`` removes it in one step and ``γ > 2/h`` is unstable.  We use
+the sign convention of :mod:`spatial.contact` (``+Gᵀλ``); Sueda writes ``+Gᵀ`` in the KKT matrix, so
+his ``λ`` is minus ours and his reaction ``-Gᵀλ/h`` is our ``+Gᵀλ/h``.
+
+Redundant constraints (more rows than independent constraints, e.g. a closed loop of hinges
+whose axes are parallel) make ``G M⁻¹ Gᵀ`` singular: the step reports it with a ``ValueError``
+unless a ``regularization`` ``ε > 0`` is given, which solves ``G Φ⁺ + ε λ = -γ g`` instead
+(constraint regularization, ArtiSynth §0.11, with ``ε = γα/h²`` in its notation).
+
+Batching: the states ``T (..., N, 4, 4)``, ``φ (..., N, 6)`` may carry leading batch dimensions
+(a fan of initial conditions) for everything except contact, whose complementarity solvers work
+on one problem at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._batched import mv as _mv
+from .._validate import nonnegative_scalar, positive_scalar
+from ..forces import Force, assemble
+from ..se3 import exp_se3
+from .constraints import _assemble_G, _errors, _joint_states_at, _stack_q
+from .contact import ContactResult, _contact_rows, _solve_contact
+from .dynamics import _bias, _gyroscopic_jacobian, mass_matrix
+from .system import GroundPlane, System, _check_system_state
+
+__all__ = ["StepResult", "Trajectory", "kkt_step", "simulate_system"]
+
+_RANK_TOL = 1e-10  # relative singular-value threshold that declares G rank deficient
+# treatments of the gyroscopic wrench ad(φ)ᵀMφ in kkt_step: the weight θ of its Jacobian in M̂
+_GYROSCOPIC = {"explicit": 0.0, "implicit": 1.0, "midpoint": 0.5}
+
+
+def _gyroscopic_weight(gyroscopic) -> float:
+    """``θ`` of a ``gyroscopic`` treatment: the weight of ``D_gyro`` in the step's matrix."""
+    if not isinstance(gyroscopic, str) or gyroscopic not in _GYROSCOPIC:
+        raise ValueError(f"gyroscopic must be one of {tuple(_GYROSCOPIC)}, got {gyroscopic!r}")
+    return _GYROSCOPIC[gyroscopic]
+
+
+# ----------------------------------------------------------------------------- the KKT step
+
+
+@dataclass
+class StepResult:
+    """The outcome of one :func:`kkt_step`.
+
+    Attributes
+    ----------
+    T : ndarray, shape (..., N, 4, 4)
+        Frames after the step.
+    phi : ndarray, shape (..., N, 6)
+        Body twists after the step.
+    q : ndarray, shape (..., nq)
+        Joint variables recovered at the *start* of the step (a warm start for the next one).
+    error : ndarray, shape (..., m)
+        Position-level joint errors ``g`` at the start of the step.
+    lam : ndarray, shape (..., m)
+        Joint constraint impulses (N s, N m s), ``M̂ Φ⁺ = f̃ + Gᵀλ``.
+    joint_wrench : ndarray, shape (..., n_joints, 6)
+        ``T_c λ / h`` per joint: the constraint wrench ``[n; f]`` the parent exerts on the child,
+        in the child's joint frame F_s (zero for joints without rows).
+    contact : ContactResult or None
+        Contacts with the ground (possibly none) if a ground was given, else None.
+    """
+
+    T: np.ndarray
+    phi: np.ndarray
+    q: np.ndarray
+    error: np.ndarray
+    lam: np.ndarray
+    joint_wrench: np.ndarray
+    contact: ContactResult | None = None
+
+
+def _rank_check(G: np.ndarray) -> None:
+    """Raise ``ValueError`` if ``G`` does not have full row rank (redundant constraints)."""
+    s = np.linalg.svd(G, compute_uv=False)
+    rank = np.sum(s > _RANK_TOL * s[..., :1], axis=-1)
+    worst = int(np.min(rank))
+    if worst < G.shape[-2]:
+        raise ValueError(
+            f"singular KKT system: the {G.shape[-2]} joint constraint rows have rank {worst} "
+            "(redundant constraints, e.g. an over-constrained loop); pass regularization > 0 "
+            "to solve G Φ + ε λ = rhs instead (ArtiSynth §0.11)"
+        )
+
+
+def _regularize(M: np.ndarray, G: np.ndarray, eps: float):
+    """Augmented system for ``G Φ + ε λ = rhs``: variables ``(Φ, s)``, ``s = √ε λ``."""
+    n, m = M.shape[-1], G.shape[-2]
+    batch = np.broadcast_shapes(M.shape[:-2], G.shape[:-2])
+    M_aug = np.zeros(batch + (n + m, n + m))
+    M_aug[..., :n, :n] = M
+    M_aug[..., n:, n:] = np.eye(m)
+    G_aug = np.zeros(batch + (m, n + m))
+    G_aug[..., :, :n] = G
+    G_aug[..., :, n:] = np.sqrt(eps) * np.eye(m)
+    return M_aug, G_aug
+
+
+def kkt_step(
+    system: System,
+    T,
+    phi,
+    h: float,
+    *,
+    forces: Sequence[Force] = (),
+    baumgarte: float = 0.0,
+    regularization: float = 0.0,
+    ground: GroundPlane | None = None,
+    q0=None,
+    gyroscopic: str = "explicit",
+) -> StepResult:
+    """One constrained, linearly implicit Euler step on SE(3) (Sueda §1.8–1.13).
+
+    Solves ``M̂ Φ⁺ = f̃ + Gᵀλ``, ``G Φ⁺ = -γ g`` (module docstring; Sueda eqs. 1.30, 1.73,
+    1.82) with the contacts as complementarity rows when a ground is given (Sueda eqs.
+    1.79–1.80, 1.88), then moves every frame, ``T_i⁺ = T_i exp(h [φ_i⁺])`` (Sueda eq. 1.29).
+
+    Parameters
+    ----------
+    system : System
+    T : array_like, shape (..., N, 4, 4)
+        Body frames at the start of the step.
+    phi : array_like, shape (..., N, 6)
+        Body twists at the start of the step.
+    h : float
+        Time step, > 0.
+    forces : sequence of spatial.forces.Force
+        Springs, dampers, muscles, point forces; their ``K`` and ``D`` make the step linearly
+        implicit (``M̂ = M - hD - h²K``, :mod:`spatial.forces` sign conventions).
+    baumgarte : float
+        Gain ``γ >= 0`` (1/s) of velocity-level Baumgarte stabilization (Sueda eq. 1.82);
+        0 leaves position drift uncorrected, ``1/h`` removes it in one step.
+    regularization : float
+        ``ε >= 0``: solve ``G Φ⁺ + ε λ = -γ g`` (ArtiSynth §0.11), which makes redundant
+        constraints solvable; 0 (default) enforces the constraints exactly.
+    ground : GroundPlane, optional
+        Contact of the system's contact points with a plane (single states only).
+    q0 : array_like, shape (..., nq), optional
+        Warm start for the joint variables (the previous step's ``result.q``).
+    gyroscopic : {"explicit", "implicit", "midpoint"}
+        The gyroscopic wrench ``ad(φ)ᵀMφ``: ``"explicit"`` (default, Sueda eq. 1.28) at the
+        start of the step, which adds kinetic energy every step; ``"implicit"`` linearized at
+        the end of the step (its Jacobian :func:`gyroscopic_jacobian` enters ``M̂`` like damping),
+        which removes it; ``"midpoint"`` halfway (weight ½), whose energy error is of higher
+        order (:mod:`spatial.maximal.dynamics`).  ``D_gyro`` is not symmetric, so the last two
+        cannot be combined with ``ground`` (the friction solvers need a symmetric Delassus
+        matrix).
+
+    Returns
+    -------
+    StepResult
+
+    Raises
+    ------
+    ValueError
+        If an input is invalid or does not match the system, a joint cannot be recovered, the
+        constraints are redundant (``regularization = 0``), contact is requested for a batch
+        of states, or ``gyroscopic`` is not one of the three treatments or is not
+        ``"explicit"`` with contact.
+    spatial.contact.LCPError
+        If the contact solver does not converge.
+    """
+    T, phi = _check_system_state(system, T, phi)
+    theta = _gyroscopic_weight(gyroscopic)
+    h = positive_scalar(h, "h (time step)")
+    gamma = nonnegative_scalar(baumgarte, "baumgarte")
+    eps = nonnegative_scalar(regularization, "regularization")
+    if ground is not None and not isinstance(ground, GroundPlane):
+        raise ValueError(f"ground must be a GroundPlane or None, got {ground!r}")
+    if ground is not None and T.ndim != 3:
+        raise ValueError("contact needs a single state: T of shape (N, 4, 4), no batch dimensions")
+    if ground is not None and theta:
+        raise ValueError(
+            f"gyroscopic={gyroscopic!r} does not work with contact: D_gyro makes M̂ non-symmetric "
+            "and the friction solvers need a symmetric Delassus matrix; use 'explicit'"
+        )
+    forces = tuple(forces)
+    for force in forces:
+        if not isinstance(force, Force):
+            raise ValueError(f"forces must be spatial.forces.Force objects, got {force!r}")
+
+    n = 6 * system.N
+    states, batch = _joint_states_at(system, T, q0)
+    T = np.broadcast_to(T, batch + T.shape[-3:])
+    phi = np.broadcast_to(phi, batch + phi.shape[-2:])
+    G = _assemble_G(system, states, batch)
+    g = _errors(system, states, batch)
+    rhs = -gamma * g
+
+    # linearly implicit Euler: (M - hD - h²K) Φ⁺ = M Φ + h (f_bias + f - D Φ)   (Sueda eq. 1.30)
+    M = np.broadcast_to(mass_matrix(system), batch + (n, n))
+    Phi = phi.reshape(batch + (n,))
+    f_tilde = _mv(M, Phi) + h * _bias(system, T, phi)
+    if theta:
+        D = theta * _gyroscopic_jacobian(system, phi)
+        M = M - h * D
+        f_tilde = f_tilde - h * _mv(D, Phi)
+    if forces:
+        f, K, D = assemble(forces, T, phi)
+        M = M - h * D - h * h * K
+        f_tilde = f_tilde + h * (f - _mv(D, Phi))
+
+    m = system.m
+    if m and eps == 0.0:
+        _rank_check(G)
+    if m and eps > 0.0:
+        M_solve, G_solve = _regularize(M, G, eps)
+        f_solve = np.concatenate([f_tilde, np.zeros(batch + (m,))], -1)
+    else:
+        M_solve, G_solve, f_solve = M, G, f_tilde
+
+    contact, nc = None, 0
+    if ground is not None:
+        bodies, points, gap, J = _contact_rows(system, T, ground)
+        nc = len(bodies)
+        empty = np.zeros(0)
+        contact = ContactResult(bodies, points, gap, empty, empty.reshape(0, 2))
+    if nc:
+        J_solve = np.zeros((3 * nc, M_solve.shape[-1]))
+        J_solve[:, :n] = J
+        bias = -np.maximum(gap, 0.0) / h - gamma * np.minimum(gap, 0.0)
+        x, lam, normal, tangent = _solve_contact(
+            M_solve, G_solve, f_solve, rhs, J_solve, nc, bias, ground
+        )
+        contact = ContactResult(bodies, points, gap, normal, tangent)
+    elif m:
+        from ..contact import solve_kkt
+
+        x, lam = solve_kkt(M_solve, G_solve, f_solve, rhs)
+    else:
+        x, lam = np.linalg.solve(M, f_tilde[..., None])[..., 0], np.zeros(batch + (0,))
+
+    phi_next = x[..., :n].reshape(batch + (system.N, 6))
+    T_next = T @ exp_se3(h * phi_next)
+    wrench = np.zeros(batch + (len(system.joints), 6))
+    for j, (jc, st) in enumerate(zip(system.joints, states, strict=True)):
+        wrench[..., j, :] = _mv(st.T_c, lam[..., jc.rows]) / h
+    return StepResult(T_next, phi_next, _stack_q(system, states, batch), g, lam, wrench, contact)
+
+
+@dataclass
+class Trajectory:
+    """A simulation by :func:`simulate_system`.
+
+    Attributes
+    ----------
+    t : ndarray, shape (n_steps + 1,)
+    T : ndarray, shape (n_steps + 1, ..., N, 4, 4)
+    phi : ndarray, shape (n_steps + 1, ..., N, 6)
+    q : ndarray, shape (n_steps + 1, ..., nq)
+        Joint variables recovered at every stored state.
+    error : ndarray, shape (n_steps + 1, ..., m)
+        Position-level joint errors ``g`` at every stored state.
+    joint_wrench : ndarray, shape (n_steps, ..., n_joints, 6)
+        Constraint wrench of every joint during each step (:class:`StepResult`).
+    contacts : list of ContactResult or None
+        One entry per step (None without ground).
+    """
+
+    t: np.ndarray
+    T: np.ndarray
+    phi: np.ndarray
+    q: np.ndarray
+    error: np.ndarray
+    joint_wrench: np.ndarray
+    contacts: list
+
+
+def simulate_system(
+    system: System,
+    T0,
+    phi0,
+    h: float,
+    n_steps: int,
+    *,
+    forces: Sequence[Force] = (),
+    baumgarte: float = 0.0,
+    regularization: float = 0.0,
+    ground: GroundPlane | None = None,
+    q0=None,
+    gyroscopic: str = "explicit",
+) -> Trajectory:
+    """Simulate a maximal-coordinate system with ``n_steps`` calls of :func:`kkt_step`.
+
+    Each step is warm-started with the joint variables recovered in the previous one.
+
+    Parameters
+    ----------
+    system, forces, baumgarte, regularization, ground, q0, gyroscopic
+        As in :func:`kkt_step` (``q0`` warm-starts the first step only).
+    T0 : array_like, shape (..., N, 4, 4)
+    phi0 : array_like, shape (..., N, 6)
+        Initial state.
+    h : float
+        Time step, > 0.
+    n_steps : int
+        Number of steps, >= 0.
+
+    Returns
+    -------
+    Trajectory
+
+    Raises
+    ------
+    ValueError
+        As :func:`kkt_step`, or if ``n_steps`` is not a non-negative integer.
+    """
+    if isinstance(n_steps, bool) or not isinstance(n_steps, int | np.integer) or n_steps < 0:
+        raise ValueError(f"n_steps must be a non-negative integer, got {n_steps!r}")
+    h = positive_scalar(h, "h (time step)")
+    T, phi = _check_system_state(system, T0, phi0)
+    _gyroscopic_weight(gyroscopic)
+    options = dict(
+        forces=forces,
+        baumgarte=baumgarte,
+        regularization=regularization,
+        ground=ground,
+        gyroscopic=gyroscopic,
+    )
+    poses, phis, qs, errors, wrenches, contacts = [T], [phi], [], [], [], []
+    for _ in range(n_steps):
+        step = kkt_step(system, T, phi, h, q0=q0, **options)
+        T, phi, q0 = step.T, step.phi, step.q
+        poses.append(T)
+        phis.append(phi)
+        qs.append(step.q)
+        errors.append(step.error)
+        wrenches.append(step.joint_wrench)
+        contacts.append(step.contact)
+    states, batch = _joint_states_at(system, T, q0)
+    qs.append(_stack_q(system, states, batch))
+    errors.append(_errors(system, states, batch))
+    shape = np.broadcast_shapes(T.shape[:-3], phi.shape[:-2], batch)
+    poses = [np.broadcast_to(x, shape + x.shape[-3:]) for x in poses]
+    phis = [np.broadcast_to(x, shape + x.shape[-2:]) for x in phis]
+    qs = [np.broadcast_to(x, shape + x.shape[-1:]) for x in qs]
+    errors = [np.broadcast_to(x, shape + x.shape[-1:]) for x in errors]
+    wrench = np.stack(wrenches) if wrenches else np.zeros((0,) + shape + (len(system.joints), 6))
+    return Trajectory(
+        h * np.arange(n_steps + 1),
+        np.stack(poses),
+        np.stack(phis),
+        np.stack(qs),
+        np.stack(errors),
+        wrench,
+        contacts,
+    )
