@@ -233,7 +233,7 @@ def test_ground_frame_is_given_in_world_coordinates():
         ({"k_t": -1.0}, "k_t must be a number >= 0"),
         ({"k_r": -1.0}, "k_r must be a number >= 0"),
         ({"d_t": -0.1}, "d_t must be a number >= 0"),
-        ({"d_r": np.nan}, "d_r contains non-finite values"),
+        ({"d_r": np.nan}, "d_r must be a number >= 0, got nan"),
         ({"frame1": 2 * np.eye(4)}, "frame1"),
         ({"frame2": np.stack([np.eye(4)] * 2)}, r"frame2 must have shape \(4, 4\)"),
         ({"body1": 1.5}, r"body1 must be a body number \(0 = world, 1 … N\), got 1.5"),

@@ -299,7 +299,7 @@ def test_zero_activation_leaves_the_passive_force():
         ({"f_opt": -1.0}, "f_opt must be a number >= 0"),
         ({"l_opt": 0.0}, "l_opt must be > 0"),
         ({"l_opt": -0.1}, "l_opt must be > 0"),
-        ({"activation": np.nan}, "activation contains non-finite values"),
+        ({"activation": np.nan}, "activation must be a number >= 0, got nan"),
         ({"v_max": -2.0}, "v_max must be > 0"),
         ({"tendon_length": -0.1}, "tendon_length must be a number >= 0"),
         ({"active": np.sin}, "active must be a curve"),
