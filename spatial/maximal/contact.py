@@ -7,8 +7,8 @@ Body-fixed contact points (:meth:`System.add_contact_points`) meet a plane
 writes E for this frame).  The bound ``b = -max(gap, 0)/h - γ min(gap, 0)`` lets a separated point
 approach just until it touches at the end of the step and pushes a penetrating one out with the
 Baumgarte gain.  The mixed problem (joints as equalities, contacts as complementarity) is
-reduced to contact space with :func:`spatial.contact.mixed_lcp_to_lcp`, then solved by
-:func:`spatial.contact.solve_impulses` with a friction model of :mod:`spatial.contact.friction`
+reduced to contact space with :func:`spatial.solvers.mixed_lcp_to_lcp`, then solved by
+:func:`spatial.solvers.solve_impulses` with a friction model of :mod:`spatial.solvers.friction`
 (Sueda's pyramid QP, eq. 1.88, by default; Lemke on the normal rows when ``μ = 0``).
 
 Contact points are registered on bodies ``1 … N`` (the world ``0`` is the ground itself); body
@@ -22,6 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..se3 import material_jacobian
+from ..solvers import LCPError
+from ..solvers.impulses import _solve_impulses
+from ..solvers.qp import _mixed_lcp_to_lcp
 from .system import GroundPlane, System, _check_system_state
 
 __all__ = ["ContactResult", "contact_jacobian"]
@@ -103,7 +106,7 @@ def contact_jacobian(system: System, T, ground: GroundPlane):
     -------
     J : ndarray, shape (3 nc, 6N)
         ``[J_n; J_t]``: the ``nc`` normal rows, then two tangent rows per contact, contact by
-        contact (the layout of :mod:`spatial.contact.friction`).
+        contact (the layout of :mod:`spatial.solvers.friction`).
     gap : ndarray, shape (nc,)
         Signed distances of the contact points (within ``ground.margin``) above the plane.
 
@@ -125,20 +128,15 @@ def contact_jacobian(system: System, T, ground: GroundPlane):
 def _solve_contact(M, G, f, rhs, J, nc, bias, ground):
     """Joints (equalities) and ground contacts (complementarity), solved in contact space.
 
-    The mixed problem is reduced to the contact rows by :func:`spatial.contact.mixed_lcp_to_lcp`
+    The mixed problem is reduced to the contact rows by :func:`spatial.solvers.mixed_lcp_to_lcp`
     (Delassus matrix ``W = J M̂⁻¹ P_f Jᵀ`` with the joints eliminated, free contact velocities
-    ``u``), solved there by :func:`spatial.contact.solve_impulses`, and the impulses are mapped
-    back to the velocities and joint impulses (Sueda §1.11–1.13, ArtiSynth §0.7).
+    ``u``), solved there by :func:`spatial.solvers.solve_impulses`, and the impulses are mapped
+    back to the velocities and joint impulses (Sueda §1.11–1.13, ArtiSynth §0.7).  The step
+    validated its input, so the solvers' kernels are called directly.
     """
-    from .. import contact as solvers
-
-    G = None if G.shape[0] == 0 else G
-    g = None if G is None else rhs
-    reduced = solvers.mixed_lcp_to_lcp(M, G, J, f, g, np.zeros(J.shape[0]))
-    res = solvers.solve_impulses(
-        reduced.M, reduced.q, ground.mu, bias=bias, friction=ground.friction
-    )
+    reduced = _mixed_lcp_to_lcp(M, G, J, f, rhs, np.zeros(J.shape[0]))
+    res = _solve_impulses(reduced.M, reduced.q, ground.mu, bias=bias, friction=ground.friction)
     if not res.converged:
-        raise solvers.LCPError(f"contact problem with {nc} contacts: {res.message}")
+        raise LCPError(f"contact problem with {nc} contacts: {res.message}")
     x, lam = reduced.recover(np.concatenate([res.normal, res.tangent.ravel()]))
     return x, lam, res.normal, res.tangent

@@ -17,7 +17,7 @@ The gyroscopic wrench ``c(φ) = ad(φ)ᵀMφ`` is explicit by default (Sueda eq.
 
 ``γ`` is the Baumgarte gain (velocity-level stabilization, Sueda eq. 1.82): the error shrinks by
 about ``1 - hγ`` per step, ``γ = 1/h`` removes it in one step and ``γ > 2/h`` is unstable.  We use
-the sign convention of :mod:`spatial.contact` (``+Gᵀλ``); Sueda writes ``+Gᵀ`` in the KKT matrix, so
+the sign convention of :mod:`spatial.solvers` (``+Gᵀλ``); Sueda writes ``+Gᵀ`` in the KKT matrix, so
 his ``λ`` is minus ours and his reaction ``-Gᵀλ/h`` is our ``+Gᵀλ/h``.
 
 Redundant constraints (more rows than independent constraints, e.g. a closed loop of hinges
@@ -41,6 +41,7 @@ from .._batched import mv as _mv
 from .._validate import nonnegative_scalar, positive_scalar
 from ..forces import Force, assemble
 from ..se3 import exp_se3
+from ..solvers.kkt import _solve_kkt
 from .constraints import _assemble_G, _errors, _joint_states_at, _stack_q
 from .contact import ContactResult, _contact_rows, _solve_contact
 from .dynamics import _bias, _gyroscopic_jacobian, mass_matrix
@@ -182,7 +183,7 @@ def kkt_step(
         constraints are redundant (``regularization = 0``), contact is requested for a batch
         of states, or ``gyroscopic`` is not one of the three treatments or is not
         ``"explicit"`` with contact.
-    spatial.contact.LCPError
+    spatial.solvers.LCPError
         If the contact solver does not converge.
     """
     T, phi = _check_system_state(system, T, phi)
@@ -249,9 +250,7 @@ def kkt_step(
         )
         contact = ContactResult(bodies, points, gap, normal, tangent)
     elif m:
-        from ..contact import solve_kkt
-
-        x, lam = solve_kkt(M_solve, G_solve, f_solve, rhs)
+        x, lam = _solve_kkt(M_solve, G_solve, f_solve, rhs)
     else:
         x, lam = np.linalg.solve(M, f_tilde[..., None])[..., 0], np.zeros(batch + (0,))
 

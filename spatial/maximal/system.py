@@ -27,7 +27,6 @@ The state ``(T, φ)`` lives outside the system, in arrays ``T (..., N, 4, 4)`` a
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,38 +35,11 @@ from .._validate import as_array, as_scalar_array, nonnegative_scalar
 from ..inertia import validate_inertia
 from ..joints import Joint
 from ..se3 import _as_frame
+from ..solvers import FRICTION_MODELS, tangent_basis
 
 __all__ = ["JointConstraint", "System", "GroundPlane"]
 
-# Names that lived here before the formulation moved to its own modules: importing them from
-# ``spatial.maximal.system`` keeps working (loaded on first use, as the modules import this one).
-_MOVED = {
-    "joint_coordinates": "constraints",
-    "constraint_jacobian": "constraints",
-    "constraint_error": "constraints",
-    "mass_matrix": "dynamics",
-    "bias_wrenches": "dynamics",
-    "gyroscopic_jacobian": "dynamics",
-    "ContactResult": "contact",
-    "contact_jacobian": "contact",
-    "StepResult": "step",
-    "Trajectory": "step",
-    "kkt_step": "step",
-    "simulate_system": "step",
-}
-
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        module = importlib.import_module(f"{__package__}.{_MOVED[name]}")
-        return getattr(module, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 _DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
-# friction models of spatial.contact.solve_impulses (spatial.contact itself is imported on first
-# use, so that ``import spatial`` does not load the solvers)
-_FRICTION = ("pyramid", "polyhedral", "box", "gauss-seidel")
 
 
 def _single_frame(T, name: str) -> np.ndarray:
@@ -128,7 +100,7 @@ class GroundPlane:
     mu : float
         Coulomb friction coefficient, >= 0 (0: frictionless contact, normal rows only).
     friction : {"pyramid", "polyhedral", "box", "gauss-seidel"}
-        Friction model of :func:`spatial.contact.solve_impulses` (pyramid: Sueda eq. 1.88, with
+        Friction model of :func:`spatial.solvers.solve_impulses` (pyramid: Sueda eq. 1.88, with
         4 facets; polyhedral: Anitescu–Stewart with 8; box; Gauss–Seidel with the disc).
     margin : float
         Contact points up to this height above the plane (m) are kept as contacts, higher ones
@@ -162,16 +134,16 @@ class GroundPlane:
         # an infinite margin keeps every contact point (used to read off contact rows)
         if not (np.ndim(self.margin) == 0 and self.margin == np.inf):
             object.__setattr__(self, "margin", nonnegative_scalar(self.margin, "margin"))
-        if self.friction not in _FRICTION:
-            raise ValueError(f"friction must be one of {_FRICTION}, got {self.friction!r}")
+        if self.friction not in FRICTION_MODELS:
+            raise ValueError(
+                f"friction must be one of {FRICTION_MODELS}, got {self.friction!r}"
+            )
 
     def tangents(self) -> np.ndarray:
         """Two unit tangents ``t₁, t₂`` with ``(t₁, t₂, n)`` right-handed, shape (2, 3).
 
-        :func:`spatial.contact.tangent_basis` of the normal.
+        :func:`spatial.solvers.tangent_basis` of the normal.
         """
-        from ..contact import tangent_basis
-
         return tangent_basis(self.normal)
 
 
