@@ -149,6 +149,7 @@ def simulate(
     q0,
     v0,
     h: float,
+    /,
     *,
     steps: int | None = None,
     duration: float | None = None,

@@ -22,8 +22,9 @@ of the 6N generalized vectors).
   maximal-coordinate system (:func:`from_model`, :func:`maximal_state`, :func:`reduced_state`).
 """
 
+from ..simulation import Trajectory  # the one result type of every simulator
 from .constraints import constraint_error, constraint_jacobian, joint_coordinates
-from .contact import ContactResult, contact_jacobian
+from .contact import ContactResult, GroundPlane, contact_jacobian
 from .conversion import from_model, maximal_state, reduced_state
 from .dynamics import bias_wrenches, gyroscopic_jacobian, mass_matrix
 from .rigid_body import (
@@ -37,8 +38,8 @@ from .rigid_body import (
     simulate,
     spatial_momentum,
 )
-from .step import StepResult, Trajectory, kkt_step, simulate_system
-from .system import GroundPlane, JointConstraint, System
+from .step import StepResult, kkt_step, simulate_system
+from .system import JointConstraint, System
 
 __all__ = [
     "ContactResult",

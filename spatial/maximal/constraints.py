@@ -44,6 +44,7 @@ takes the frames ``T (..., N, 4, 4)`` of a :class:`~spatial.maximal.System` (bod
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -52,7 +53,10 @@ from .._batched import mv as _mv
 from ..joints import Joint
 from ..se3 import Ad, frame_inverse, log_se3
 from ..vectors import pluho
-from .system import System, _check_q0, _check_system_state
+from .state import _check_q0, _check_system_state
+
+if TYPE_CHECKING:
+    from .system import System
 
 __all__ = ["joint_coordinates", "constraint_jacobian", "constraint_error"]
 

@@ -17,17 +17,80 @@ Contact points are registered on bodies ``1 … N`` (the world ``0`` is the grou
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._validate import as_array, as_scalar_array, nonnegative_scalar
 from ..se3 import material_jacobian
-from ..solvers import LCPError
+from ..solvers import FRICTION_MODELS, LCPError, tangent_basis
 from ..solvers.impulses import _solve_impulses
 from ..solvers.qp import _mixed_lcp_to_lcp
-from .system import GroundPlane, System, _check_system_state
+from .state import _check_system_state
 
-__all__ = ["ContactResult", "contact_jacobian"]
+if TYPE_CHECKING:
+    from .system import System
+
+__all__ = ["GroundPlane", "ContactResult", "contact_jacobian"]
+
+
+@dataclass(frozen=True)
+class GroundPlane:
+    """A fixed plane ``nᵀx = offset`` that the contact points of a :class:`System` cannot cross.
+
+    Parameters
+    ----------
+    normal : array_like, shape (3,)
+        Unit normal pointing out of the ground (world coordinates); default ``+z``.
+    offset : float
+        The plane's signed distance from the world origin along ``normal``.
+    mu : float
+        Coulomb friction coefficient, >= 0 (0: frictionless contact, normal rows only).
+    friction : {"pyramid", "polyhedral", "box", "gauss-seidel"}
+        Friction model of :func:`spatial.solvers.solve_impulses` (pyramid: Sueda eq. 1.88, with
+        4 facets; polyhedral: Anitescu–Stewart with 8; box; Gauss–Seidel with the disc).
+    margin : float
+        Contact points up to this height above the plane (m) are kept as contacts, higher ones
+        are ignored.  The default 1e-6 keeps the touching and penetrating points, with room for
+        round-off so that a resting contact does not flicker; a larger margin adds speculative
+        contacts that stop an approaching point just as it reaches the plane.
+
+    Raises
+    ------
+    ValueError
+        If the normal is not a unit 3-vector, ``mu`` or ``margin`` is negative, or the friction
+        model is unknown.
+    """
+
+    normal: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.0, 1.0]))
+    offset: float = 0.0
+    mu: float = 0.0
+    friction: str = "pyramid"
+    margin: float = 1e-6
+
+    def __post_init__(self) -> None:
+        n = as_array(self.normal, "normal", (3,))
+        if n.shape != (3,) or abs(np.linalg.norm(n) - 1.0) > 1e-9:
+            raise ValueError(f"normal must be a unit 3-vector, got {self.normal!r}")
+        object.__setattr__(self, "normal", n)
+        offset = as_scalar_array(self.offset, "offset")
+        if offset.shape != ():
+            raise ValueError(f"offset must be a number, got {self.offset!r}")
+        object.__setattr__(self, "offset", float(offset))
+        object.__setattr__(self, "mu", nonnegative_scalar(self.mu, "mu"))
+        # an infinite margin keeps every contact point (used to read off contact rows)
+        if not (np.ndim(self.margin) == 0 and self.margin == np.inf):
+            object.__setattr__(self, "margin", nonnegative_scalar(self.margin, "margin"))
+        if self.friction not in FRICTION_MODELS:
+            raise ValueError(f"friction must be one of {FRICTION_MODELS}, got {self.friction!r}")
+
+    def tangents(self) -> np.ndarray:
+        """Two unit tangents ``t₁, t₂`` with ``(t₁, t₂, n)`` right-handed, shape (2, 3).
+
+        :func:`spatial.solvers.tangent_basis` of the normal.
+        """
+        return tangent_basis(self.normal)
 
 
 @dataclass

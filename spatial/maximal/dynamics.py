@@ -20,6 +20,8 @@ available with contact (whose friction solvers need a symmetric Delassus matrix)
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .._batched import T as _T
@@ -28,7 +30,10 @@ from .._batched import mv as _mv
 from .._validate import as_array
 from ..vectors import crm
 from .rigid_body import _coriolis, _gravity
-from .system import System, _check_system_state
+from .state import _check_system_state
+
+if TYPE_CHECKING:
+    from .system import System
 
 __all__ = ["mass_matrix", "bias_wrenches", "gyroscopic_jacobian"]
 

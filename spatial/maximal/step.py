@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -41,13 +42,17 @@ from .._batched import mv as _mv
 from .._validate import nonnegative_scalar, positive_scalar
 from ..forces import Force, assemble
 from ..se3 import exp_se3
+from ..simulation import Trajectory, simulate
 from ..solvers.kkt import _solve_kkt
 from .constraints import _assemble_G, _errors, _joint_states_at, _stack_q
-from .contact import ContactResult, _contact_rows, _solve_contact
+from .contact import ContactResult, GroundPlane, _contact_rows, _solve_contact
 from .dynamics import _bias, _gyroscopic_jacobian, mass_matrix
-from .system import GroundPlane, System, _check_system_state
+from .state import _check_system_state
 
-__all__ = ["StepResult", "Trajectory", "kkt_step", "simulate_system"]
+if TYPE_CHECKING:
+    from .system import System
+
+__all__ = ["StepResult", "kkt_step", "simulate_system"]
 
 _RANK_TOL = 1e-10  # relative singular-value threshold that declares G rank deficient
 # treatments of the gyroscopic wrench ad(φ)ᵀMφ in kkt_step: the weight θ of its Jacobian in M̂
@@ -262,56 +267,26 @@ def kkt_step(
     return StepResult(T_next, phi_next, _stack_q(system, states, batch), g, lam, wrench, contact)
 
 
-@dataclass
-class Trajectory:
-    """A simulation by :func:`simulate_system`.
-
-    Attributes
-    ----------
-    t : ndarray, shape (n_steps + 1,)
-    T : ndarray, shape (n_steps + 1, ..., N, 4, 4)
-    phi : ndarray, shape (n_steps + 1, ..., N, 6)
-    q : ndarray, shape (n_steps + 1, ..., nq)
-        Joint variables recovered at every stored state.
-    error : ndarray, shape (n_steps + 1, ..., m)
-        Position-level joint errors ``g`` at every stored state.
-    joint_wrench : ndarray, shape (n_steps, ..., n_joints, 6)
-        Constraint wrench of every joint during each step (:class:`StepResult`).
-    contacts : list of ContactResult or None
-        One entry per step (None without ground).
-    """
-
-    t: np.ndarray
-    T: np.ndarray
-    phi: np.ndarray
-    q: np.ndarray
-    error: np.ndarray
-    joint_wrench: np.ndarray
-    contacts: list
-
-
 def simulate_system(
     system: System,
     T0,
     phi0,
     h: float,
     n_steps: int,
-    *,
-    forces: Sequence[Force] = (),
-    baumgarte: float = 0.0,
-    regularization: float = 0.0,
-    ground: GroundPlane | None = None,
-    q0=None,
-    gyroscopic: str = "explicit",
+    **options,
 ) -> Trajectory:
     """Simulate a maximal-coordinate system with ``n_steps`` calls of :func:`kkt_step`.
 
-    Each step is warm-started with the joint variables recovered in the previous one.
+    A thin wrapper of the package's one loop: ``spatial.simulate(system, T0, phi0, h,
+    steps=n_steps, **options)``.  Each step is warm-started with the joint variables recovered
+    at the end of the previous one.
 
     Parameters
     ----------
-    system, forces, baumgarte, regularization, ground, q0, gyroscopic
-        As in :func:`kkt_step` (``q0`` warm-starts the first step only).
+    system : System
+    **options
+        Those of :func:`kkt_step` (``forces``, ``baumgarte``, ``regularization``, ``ground``,
+        ``gyroscopic``), and ``q0``, which warm-starts the first step only.
     T0 : array_like, shape (..., N, 4, 4)
     phi0 : array_like, shape (..., N, 6)
         Initial state.
@@ -322,50 +297,15 @@ def simulate_system(
 
     Returns
     -------
-    Trajectory
+    spatial.Trajectory
+        ``q`` the frames ``T (n, ..., N, 4, 4)``, ``v`` the twists ``φ (n, ..., N, 6)``, and the
+        records ``joint_q`` (joint variables), ``error`` (joint errors ``g``), ``joint_wrench``
+        (each joint's constraint wrench during the step that led to the state, zero for the
+        first) and ``contact`` (:class:`ContactResult` or None), one row per state.
 
     Raises
     ------
     ValueError
         As :func:`kkt_step`, or if ``n_steps`` is not a non-negative integer.
     """
-    if isinstance(n_steps, bool) or not isinstance(n_steps, int | np.integer) or n_steps < 0:
-        raise ValueError(f"n_steps must be a non-negative integer, got {n_steps!r}")
-    h = positive_scalar(h, "h (time step)")
-    T, phi = _check_system_state(system, T0, phi0)
-    _gyroscopic_weight(gyroscopic)
-    options = dict(
-        forces=forces,
-        baumgarte=baumgarte,
-        regularization=regularization,
-        ground=ground,
-        gyroscopic=gyroscopic,
-    )
-    poses, phis, qs, errors, wrenches, contacts = [T], [phi], [], [], [], []
-    for _ in range(n_steps):
-        step = kkt_step(system, T, phi, h, q0=q0, **options)
-        T, phi, q0 = step.T, step.phi, step.q
-        poses.append(T)
-        phis.append(phi)
-        qs.append(step.q)
-        errors.append(step.error)
-        wrenches.append(step.joint_wrench)
-        contacts.append(step.contact)
-    states, batch = _joint_states_at(system, T, q0)
-    qs.append(_stack_q(system, states, batch))
-    errors.append(_errors(system, states, batch))
-    shape = np.broadcast_shapes(T.shape[:-3], phi.shape[:-2], batch)
-    poses = [np.broadcast_to(x, shape + x.shape[-3:]) for x in poses]
-    phis = [np.broadcast_to(x, shape + x.shape[-2:]) for x in phis]
-    qs = [np.broadcast_to(x, shape + x.shape[-1:]) for x in qs]
-    errors = [np.broadcast_to(x, shape + x.shape[-1:]) for x in errors]
-    wrench = np.stack(wrenches) if wrenches else np.zeros((0,) + shape + (len(system.joints), 6))
-    return Trajectory(
-        h * np.arange(n_steps + 1),
-        np.stack(poses),
-        np.stack(phis),
-        np.stack(qs),
-        np.stack(errors),
-        wrench,
-        contacts,
-    )
+    return simulate(system, T0, phi0, h, steps=n_steps, **options)

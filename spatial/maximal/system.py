@@ -31,13 +31,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validate import as_array, as_scalar_array, nonnegative_scalar
+from .._validate import as_array
 from ..inertia import validate_inertia
 from ..joints import Joint
-from ..se3 import _as_frame
-from ..solvers import FRICTION_MODELS, tangent_basis
+from ..se3 import _as_frame, exp_se3, frame_inverse, log_se3
+from ..systems import Step
+from .constraints import _errors, _joint_states_at, _stack_q
+from .dynamics import mass_matrix
+from .rigid_body import potential_energy
+from .state import _check_system_state
+from .step import kkt_step
 
-__all__ = ["JointConstraint", "System", "GroundPlane"]
+__all__ = ["JointConstraint", "System"]
 
 _DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
 
@@ -85,66 +90,6 @@ class JointConstraint:
     rows: slice
     q_index: slice
     v_index: slice
-
-
-@dataclass(frozen=True)
-class GroundPlane:
-    """A fixed plane ``nᵀx = offset`` that the contact points of a :class:`System` cannot cross.
-
-    Parameters
-    ----------
-    normal : array_like, shape (3,)
-        Unit normal pointing out of the ground (world coordinates); default ``+z``.
-    offset : float
-        The plane's signed distance from the world origin along ``normal``.
-    mu : float
-        Coulomb friction coefficient, >= 0 (0: frictionless contact, normal rows only).
-    friction : {"pyramid", "polyhedral", "box", "gauss-seidel"}
-        Friction model of :func:`spatial.solvers.solve_impulses` (pyramid: Sueda eq. 1.88, with
-        4 facets; polyhedral: Anitescu–Stewart with 8; box; Gauss–Seidel with the disc).
-    margin : float
-        Contact points up to this height above the plane (m) are kept as contacts, higher ones
-        are ignored.  The default 1e-6 keeps the touching and penetrating points, with room for
-        round-off so that a resting contact does not flicker; a larger margin adds speculative
-        contacts that stop an approaching point just as it reaches the plane.
-
-    Raises
-    ------
-    ValueError
-        If the normal is not a unit 3-vector, ``mu`` or ``margin`` is negative, or the friction
-        model is unknown.
-    """
-
-    normal: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.0, 1.0]))
-    offset: float = 0.0
-    mu: float = 0.0
-    friction: str = "pyramid"
-    margin: float = 1e-6
-
-    def __post_init__(self) -> None:
-        n = as_array(self.normal, "normal", (3,))
-        if n.shape != (3,) or abs(np.linalg.norm(n) - 1.0) > 1e-9:
-            raise ValueError(f"normal must be a unit 3-vector, got {self.normal!r}")
-        object.__setattr__(self, "normal", n)
-        offset = as_scalar_array(self.offset, "offset")
-        if offset.shape != ():
-            raise ValueError(f"offset must be a number, got {self.offset!r}")
-        object.__setattr__(self, "offset", float(offset))
-        object.__setattr__(self, "mu", nonnegative_scalar(self.mu, "mu"))
-        # an infinite margin keeps every contact point (used to read off contact rows)
-        if not (np.ndim(self.margin) == 0 and self.margin == np.inf):
-            object.__setattr__(self, "margin", nonnegative_scalar(self.margin, "margin"))
-        if self.friction not in FRICTION_MODELS:
-            raise ValueError(
-                f"friction must be one of {FRICTION_MODELS}, got {self.friction!r}"
-            )
-
-    def tangents(self) -> np.ndarray:
-        """Two unit tangents ``t₁, t₂`` with ``(t₁, t₂, n)`` right-handed, shape (2, 3).
-
-        :func:`spatial.solvers.tangent_basis` of the normal.
-        """
-        return tangent_basis(self.normal)
 
 
 @dataclass
@@ -360,6 +305,71 @@ class System:
             q[jc.q_index] = jc.joint.neutral()
         return q
 
+    # ------------------------------------------------------------ the system interface
+    # (spatial.systems): states are (T, φ); sp.simulate(system, T0, phi0, h, ...) runs kkt_step
+
+    @property
+    def NB(self) -> int:
+        """Number of bodies (bodies ``1 … NB``, 0 is the world), as in the other formulations."""
+        return self.N
+
+    def check_state(self, T, phi) -> tuple[np.ndarray, np.ndarray]:
+        """Validate ``T (..., N, 4, 4)`` and ``φ (..., N, 6)`` and broadcast their batches."""
+        return _check_system_state(self, T, phi)
+
+    def integrate(self, T, phi, dt) -> np.ndarray:
+        """Every frame moved along its body twist: ``T_b exp(dt [φ_b])`` (Sueda eq. 1.29)."""
+        return T @ exp_se3(dt * phi)
+
+    def difference(self, T0, T1) -> np.ndarray:
+        """Body twists ``φ`` with ``integrate(T0, φ, 1) == T1``: ``log(T0⁻¹ T1)`` per body."""
+        return log_se3(frame_inverse(T0) @ T1)
+
+    def mass_matrix(self, T=None) -> np.ndarray:
+        """The constant block-diagonal ``M`` (6N x 6N) of the body inertias (Sueda §1.7)."""
+        return mass_matrix(self)
+
+    def energy(self, T, phi) -> tuple[np.ndarray, np.ndarray]:
+        """Kinetic ``Σ ½ φ_bᵀ M_b φ_b`` and gravitational ``-Σ m_b g·c_b`` energy."""
+        inertia = np.stack(self.inertia)
+        kinetic = 0.5 * np.einsum("...bi,bij,...bj->...", phi, inertia, phi)
+        return kinetic, potential_energy(inertia, T, self.gravity).sum(-1)
+
+    def poses(self, T) -> np.ndarray:
+        """The world frames of bodies ``1 … N``: the state itself."""
+        return T
+
+    def initial_records(self, T, phi) -> dict:
+        """The records of :meth:`step` for the start of a simulation (no wrench, no contact)."""
+        states, batch = _joint_states_at(self, T, None)
+        return {
+            "joint_q": _stack_q(self, states, batch),
+            "error": _errors(self, states, batch),
+            "joint_wrench": np.zeros(batch + (len(self.joints), 6)),
+            "contact": None,
+        }
+
+    def step(self, t, T, phi, h, carry=None, *, q0=None, **options) -> Step:
+        """One :func:`~spatial.maximal.kkt_step` as a step of :func:`spatial.simulate`.
+
+        ``options`` are those of ``kkt_step`` (``forces``, ``baumgarte``, ``regularization``,
+        ``ground``, ``gyroscopic``); ``q0`` warm-starts the first step's joint variables, and
+        the joint variables recovered at the end of a step warm-start the next (``carry``).
+        The step records, at its end state, the joint variables ``joint_q``, the joint errors
+        ``error``, and for the step the joint wrenches ``joint_wrench`` and the ground contacts
+        ``contact``.
+        """
+        result = kkt_step(self, T, phi, h, q0=q0 if carry is None else carry, **options)
+        states, batch = _joint_states_at(self, result.T, result.q)
+        joint_q = _stack_q(self, states, batch)
+        info = {
+            "joint_q": joint_q,
+            "error": _errors(self, states, batch),
+            "joint_wrench": result.joint_wrench,
+            "contact": result.contact,
+        }
+        return Step(result.T, result.phi, h, info, joint_q)
+
     def __repr__(self) -> str:
         return f"System(N={self.N}, joints={len(self.joints)}, m={self.m})"
 
@@ -389,32 +399,3 @@ def _check_joint_model(joint: Joint) -> None:
             f"unsupported joint type {type(joint).__name__}: its X_J, S (6 x nv) and "
             "T_c (6 x (6 - nv), T_cᵀ S = 0, full rank) are inconsistent"
         )
-
-
-# ----------------------------------------------------------------------------- state checks
-
-
-def _check_system_state(system: System, T, phi=None):
-    """Validate ``T (..., N, 4, 4)`` (and ``φ (..., N, 6)``) against the system's body count."""
-    T = _as_frame(T, "T")
-    if T.ndim < 3 or T.shape[-3] != system.N:
-        raise ValueError(
-            f"T must have shape (..., {system.N}, 4, 4), one frame per body, got {T.shape}"
-        )
-    if phi is None:
-        return T, None
-    phi = as_array(phi, "phi", (6,))
-    if phi.ndim < 2 or phi.shape[-2] != system.N:
-        raise ValueError(f"phi must have shape (..., {system.N}, 6), got {phi.shape}")
-    batch = np.broadcast_shapes(T.shape[:-3], phi.shape[:-2])
-    return (
-        np.broadcast_to(T, batch + T.shape[-3:]),
-        np.broadcast_to(phi, batch + phi.shape[-2:]),
-    )
-
-
-def _check_q0(system: System, q0, batch: tuple) -> np.ndarray:
-    if q0 is None:
-        return np.broadcast_to(system.neutral_joint_coordinates(), batch + (system.nq,))
-    q0 = as_array(q0, "q0", (system.nq,))
-    return np.broadcast_to(q0, np.broadcast_shapes(batch, q0.shape[:-1]) + (system.nq,))
