@@ -83,6 +83,26 @@ class Trajectory:
     def __len__(self) -> int:
         return len(self.t)
 
+    def occurrences(self, name: str) -> list[tuple[float, object]]:
+        """``(t, value)`` for every row where the record ``name`` holds something.
+
+        For records of rare happenings (e.g. a contact scene's ``"impact"``, None in most
+        steps): the rows whose value is neither None nor False, with their times.
+
+        Raises
+        ------
+        KeyError
+            If there is no such record.
+        """
+        rows = self.records[name]
+        times = self.t[len(self.t) - len(rows) :]
+        return [(float(t), r) for t, r in zip(times, rows, strict=True) if _happened(r)]
+
+
+def _happened(value) -> bool:
+    """A record value that says something happened: not None and not a false flag."""
+    return value is not None and (not isinstance(value, bool | np.bool_) or bool(value))
+
 
 def _rk4(system: SmoothSystem, t: float, q, v, h: float, options: dict) -> Step:
     """One classical Runge–Kutta step for ``q̇ = v``, ``v̇ = a(t, q, v)`` (positions by ⊕)."""

@@ -133,6 +133,9 @@ def test_a_stepped_system_takes_its_own_steps_which_may_end_early():
     traj = simulate(_Bouncer(), [0.25], [-1.0], 0.1, duration=0.5)
     assert 0.25 in np.round(traj.t, 12)  # the step was shortened to the event
     assert traj.records["bounced"].sum() == 1 and traj.bounced is traj.records["bounced"]
+    assert traj.occurrences("bounced") == [(pytest.approx(0.25), True)]  # at the step's end
+    with pytest.raises(KeyError):
+        traj.occurrences("nothing")
     assert traj.t[-1] == pytest.approx(0.5) and traj.q[-1, 0] == pytest.approx(0.25)
     with pytest.raises(ValueError, match="only takes its own time steps"):
         simulate(_Bouncer(), [0.25], [-1.0], 0.1, duration=0.5, integrator="rk4")
@@ -166,3 +169,21 @@ def test_poses_are_bodies_one_to_NB():
     poses = TreeSystem(model).poses(q)
     assert poses.shape == (2, 4, 4)
     assert np.allclose(poses, sp.body_poses(model, q)[1:])
+
+
+def test_tree_and_maximal_coordinates_run_with_the_same_call():
+    """One pendulum chain, two formulations, one loop: both symplectic-Euler-like first-order
+    steps, so they agree to O(h) and converge together as h shrinks."""
+    model = B.planar_chain(3)
+    system = sp.maximal.from_model(model)
+    q0, v0 = np.array([0.5, -0.3, 0.2]), np.array([0.0, 1.0, 0.0])
+    T0, phi0 = sp.maximal.maximal_state(model, q0, v0)
+    gaps = []
+    for h in (4e-3, 2e-3):
+        tree = simulate(model, q0, v0, h, duration=0.2, integrator="semi-implicit-euler")
+        maximal = simulate(system, T0, phi0, h, duration=0.2, baumgarte=0.2 / h)
+        assert maximal.q.shape == (len(tree), 3, 4, 4) and maximal.joint_q.shape == tree.q.shape
+        assert np.allclose(maximal.energy[0], tree.energy[0], rtol=1e-12)
+        assert np.allclose(system.poses(maximal.q[0]), TreeSystem(model).poses(q0), atol=1e-12)
+        gaps.append(np.abs(maximal.joint_q - tree.q).max())
+    assert gaps[1] < 0.6 * gaps[0] and gaps[1] < 5e-3

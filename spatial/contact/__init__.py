@@ -18,6 +18,7 @@ Contact in rigid-body systems (Featherstone ch. 11):
 * :mod:`~spatial.contact.scenarios` — ready-made scenes and problems without a solution.
 """
 
+from ..simulation import Trajectory  # the one result type of every simulator
 from ..solvers import (
     FRICTION_MODELS,
     FrictionResult,
@@ -94,6 +95,7 @@ from .scenarios import (
 )
 from .scene import Collider, Contacts, FreeBodies, Scene
 from .soft import (
+    SoftContact,
     SoftContactParams,
     SoftStepInfo,
     SurfaceState,
@@ -104,7 +106,7 @@ from .soft import (
     soft_contact_forces,
     soft_step,
 )
-from .stepping import ContactParams, StepInfo, Trajectory, simulate, step
+from .stepping import ContactParams, RigidContact, SceneSystem, StepInfo, simulate, step
 
 __all__ = [
     "Box",
@@ -136,6 +138,9 @@ __all__ = [
     "StepInfo",
     "SurfaceState",
     "Trajectory",
+    "RigidContact",
+    "SceneSystem",
+    "SoftContact",
     "apply_impact",
     "bouncing_ball",
     "box_box",

@@ -27,10 +27,11 @@ from ..joints import Free
 from ..model import Model
 from ..rotations import quat_from_matrix
 from ..se3 import frame
+from ..simulation import Trajectory
 from ..vectors import roty
 from .geometry import Box, Plane, Sphere
 from .scene import FreeBodies, Scene
-from .stepping import ContactParams, Trajectory, simulate
+from .stepping import ContactParams, simulate
 
 __all__ = [
     "ContactProblem",

@@ -43,7 +43,7 @@ from ..inertia import inertia_params, validate_inertia
 from ..kinematics import body_jacobian, forward_kinematics, kinetic_energy, potential_energy
 from ..maximal import rigid_body
 from ..model import Model
-from ..se3 import Ad, _as_frame, exp_se3
+from ..se3 import Ad, _as_frame, exp_se3, frame_inverse, log_se3
 from ..solvers.friction import tangent_basis
 from ..vectors import skew, unskew
 from . import geometry as geo
@@ -133,6 +133,9 @@ class _Tree:
     def integrate(self, q, v, h):
         return self.model.integrate(q, v, h)
 
+    def difference(self, q0, q1):
+        return self.model.difference(q0, q1)
+
     def energy(self, q, v):
         return float(kinetic_energy(self.model, q, v)), float(potential_energy(self.model, q))
 
@@ -184,6 +187,9 @@ class _Free:
 
     def integrate(self, q, v, h):
         return q @ exp_se3(h * v.reshape(self.NB, 6))
+
+    def difference(self, q0, q1):
+        return log_se3(frame_inverse(q0) @ q1).reshape(6 * self.NB)
 
     def energy(self, q, v):
         phi = v.reshape(self.NB, 6)
@@ -416,6 +422,10 @@ class Scene:
     def integrate(self, q, v, h: float):
         """Configuration after moving with velocity ``v`` for time ``h`` (quaternions / SE(3))."""
         return self._sys.integrate(q, v, h)
+
+    def difference(self, q0, q1) -> np.ndarray:
+        """Velocity ``v`` with ``integrate(q0, v, 1) == q1`` (joint differences / SE(3) logs)."""
+        return self._sys.difference(q0, q1)
 
     def energy(self, q, v) -> tuple[float, float]:
         """Kinetic and gravitational potential energy, ``(kinetic, potential)``."""

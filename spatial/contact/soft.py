@@ -37,10 +37,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import as_scalar_array, nonnegative_scalar, positive_scalar
+from ..simulation import Trajectory
+from ..simulation import simulate as _simulate
+from ..systems import Step
 from .scene import Contacts, Scene
-from .stepping import Trajectory, _run, _tau
+from .stepping import SceneSystem, _penetration, _tau
 
 __all__ = [
+    "SoftContact",
     "SoftContactParams",
     "SoftStepInfo",
     "SurfaceState",
@@ -364,9 +368,7 @@ def _soft_step(scene: Scene, q, v, state, h, prm, tau):
     f_ext, active, fn, ft, state = _contact_forces(scene, q, v, state, prm, h)
     v = v + h * scene.acceleration(q, v, tau, f_ext)
     q = scene.integrate(q, v, h)
-    gaps = scene.detect(q).gap
-    penetration = max(0.0, -float(np.min(gaps[np.isfinite(gaps)], initial=0.0)))
-    return q, v, state, SoftStepInfo(h, active, fn, ft, penetration, f_ext)
+    return q, v, state, SoftStepInfo(h, active, fn, ft, _penetration(scene.detect(q)), f_ext)
 
 
 def soft_step(
@@ -403,6 +405,45 @@ def soft_step(
     )
 
 
+class SoftContact(SceneSystem):
+    """A scene stepped with soft contact (:func:`soft_step`): a stepped system for ``sp.simulate``.
+
+    Parameters
+    ----------
+    scene : Scene
+    params : SoftContactParams
+    state : SurfaceState, optional
+        The contact patches' initial state (default: at rest at the first state simulated).
+
+    Notes
+    -----
+    The patch state travels from step to step as the step's ``carry``.  Each step records
+    ``penetration``, ``contacts`` (candidates carrying a force) and, for the records to match
+    :class:`~spatial.contact.RigidContact`'s, ``impact`` (None), ``event`` (False) and
+    ``fallbacks`` (0): soft contact has no impulses, events or complementarity problems.
+    """
+
+    def __init__(self, scene: Scene, params: SoftContactParams, state: SurfaceState | None = None):
+        super().__init__(scene)
+        self.params = _params(params)
+        self.state = None if state is None else _state(state)
+
+    def step(self, t, q, v, h, carry=None, *, tau=None) -> Step:
+        patches = carry if carry is not None else self.state
+        if patches is None:
+            patches = SurfaceState.rest(self.scene, q)
+        tau = _tau(self.scene, tau)
+        q, v, patches, info = _soft_step(self.scene, q, v, patches, h, self.params, tau)
+        records = {
+            "penetration": info.penetration,
+            "contacts": len(info.contacts),
+            "impact": None,
+            "event": False,
+            "fallbacks": 0,
+        }
+        return Step(q, v, h, records, patches)
+
+
 def simulate_soft(
     scene: Scene,
     q0,
@@ -414,6 +455,9 @@ def simulate_soft(
     state: SurfaceState | None = None,
 ) -> Trajectory:
     """Simulate with soft contact for ``duration`` seconds (:func:`soft_step`).
+
+    A thin wrapper of the package's one loop: ``spatial.simulate(SoftContact(scene, params,
+    state), q0, v0, h, duration=duration, tau=tau)``.
 
     Parameters
     ----------
@@ -428,21 +472,13 @@ def simulate_soft(
 
     Returns
     -------
-    Trajectory
-        ``impacts`` is empty and ``events`` zero.
+    spatial.Trajectory
+        With the records of :class:`SoftContact`, one row per state.
 
     Raises
     ------
     ValueError
         For invalid input.
     """
-    q, v = scene.check_state(q0, v0)
-    prm, tau = _params(params), _tau(scene, tau)
-    duration, h = positive_scalar(duration, "duration"), positive_scalar(h, "h")
-    patches = [SurfaceState.rest(scene, q) if state is None else _state(state)]
-
-    def advance(q, v, hh):
-        q, v, patches[0], info = _soft_step(scene, q, v, patches[0], hh, prm, tau)
-        return q, v, info
-
-    return _run(scene, q, v, duration, h, advance)
+    system = SoftContact(scene, params, state)
+    return _simulate(system, q0, v0, h, duration=duration, tau=tau)

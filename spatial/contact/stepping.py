@@ -35,19 +35,23 @@ contacts push, so contact losses and negative forces need no separate detection.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from .._validate import nonnegative_scalar, positive_scalar, vector
+from ..model import Model
+from ..simulation import Trajectory
+from ..simulation import simulate as _simulate
 from ..solvers.friction import FrictionResult
 from ..solvers.impulses import FRICTION_MODELS, _impulse_options, _solve_impulses
 from ..solvers.lcp import LCPError, _lemke
 from ..solvers.pgs import _pgs
+from ..systems import Step
 from .impact import ImpactResult, _impact, restitution_coefficient
 from .scene import Contacts, Scene
 
-__all__ = ["ContactParams", "StepInfo", "Trajectory", "simulate", "step"]
+__all__ = ["ContactParams", "StepInfo", "SceneSystem", "RigidContact", "simulate", "step"]
 
 _STABILIZATION = ("post", "baumgarte", "none")
 _EVENT_ITERATIONS = 40
@@ -295,9 +299,11 @@ def _step(scene: Scene, q, v, h: float, p: ContactParams, tau, start: Contacts |
         q_stab = _post_stabilize(scene, q1, end, p)
         if q_stab is not q1:
             q1, end = q_stab, scene.detect(q_stab)
-    finite = end.gap[np.isfinite(end.gap)]
-    penetration = max(0.0, -float(np.min(finite, initial=0.0)))
-    return q1, v1, StepInfo(taken, current, res, collision, event, penetration, end, fallbacks)
+    return (
+        q1,
+        v1,
+        StepInfo(taken, current, res, collision, event, _penetration(end), end, fallbacks),
+    )
 
 
 def _params(params, scene: Scene) -> ContactParams:
@@ -347,80 +353,96 @@ def step(scene: Scene, q, v, h: float, params: ContactParams | None = None, tau=
     return _step(scene, q, v, positive_scalar(h, "h"), _params(params, scene), _tau(scene, tau))
 
 
-@dataclass
-class Trajectory:
-    """A simulated motion, one row per (possibly shortened) step.
+class SceneSystem:
+    """A contact :class:`Scene` seen through the package's system interface.
 
-    Attributes
+    It answers the questions of :mod:`spatial.systems` (sizes, states, ``integrate`` /
+    ``difference``, mass matrix, energy, body poses) from the scene; :class:`RigidContact` and
+    :class:`~spatial.contact.SoftContact` add the time step that makes it a stepped system.
+    Contact problems are solved one state at a time, so states carry no batch dimensions;
+    :meth:`energy` also takes a stack of states (a trajectory) and answers row by row.
+    """
+
+    def __init__(self, scene: Scene):
+        if not isinstance(scene, Scene):
+            raise ValueError(f"scene must be a Scene, got {type(scene).__name__}")
+        self.scene = scene
+        self._q_ndim = 1 if isinstance(scene.system, Model) else 3  # joint vector or frames
+
+    NB = property(lambda self: self.scene.NB)
+
+    def check_state(self, q, v):
+        return self.scene.check_state(q, v)
+
+    def integrate(self, q, v, dt):
+        return self.scene.integrate(q, v, dt)
+
+    def difference(self, q0, q1):
+        return self.scene.difference(q0, q1)
+
+    def mass_matrix(self, q):
+        return self.scene.mass_matrix(q)
+
+    def poses(self, q):
+        """World frames of bodies ``1 … NB`` (row ``b - 1`` is body ``b``)."""
+        return self.scene.poses(q)[1:]
+
+    def energy(self, q, v):
+        q, v = np.asarray(q), np.asarray(v)
+        lead = q.shape[: q.ndim - self._q_ndim]
+        out = np.zeros((2,) + lead)
+        for k in np.ndindex(lead):
+            out[(slice(None),) + k] = self.scene.energy(q[k], v[k])
+        return out[0], out[1]
+
+    def initial_records(self, q, v) -> dict:
+        """The records of a step, for the initial state: its penetration, nothing else yet."""
+        return {
+            "penetration": _penetration(self.scene.detect(q)),
+            "contacts": 0,
+            "impact": None,
+            "event": False,
+            "fallbacks": 0,
+        }
+
+
+def _penetration(contacts: Contacts) -> float:
+    """Deepest penetration (>= 0) among detected contacts."""
+    finite = contacts.gap[np.isfinite(contacts.gap)]
+    return max(0.0, -float(np.min(finite, initial=0.0)))
+
+
+class RigidContact(SceneSystem):
+    """A scene stepped with rigid contact (:func:`step`): a stepped system for ``sp.simulate``.
+
+    Parameters
     ----------
-    t : numpy.ndarray, shape (n,)
-    q : numpy.ndarray, shape (n, nq) or (n, N, 4, 4)
-    v : numpy.ndarray, shape (n, nv)
-    kinetic, potential : numpy.ndarray, shape (n,)
-        Kinetic and gravitational potential energy.
-    penetration : numpy.ndarray, shape (n,)
-        Deepest penetration after each step (>= 0).
-    contacts : numpy.ndarray of int, shape (n,)
-        Number of current contacts in the step that led to each row (0 for the first).
-    impacts : list of (float, ImpactResult)
-        Time and outcome of every collision.
-    events : int
-        Number of steps shortened to a contact gain.
-    fallbacks : int
-        Contact problems solved by the Gauss–Seidel fallback (:class:`StepInfo`).
+    scene : Scene
+    params : ContactParams, optional
+
+    Notes
+    -----
+    Each step records ``penetration`` (deepest, after stabilization), ``contacts`` (number of
+    current contacts), ``impact`` (the :class:`~spatial.contact.ImpactResult` of a collision
+    resolved at the start of the step, else None), ``event`` (the step was shortened to a
+    contact gain) and ``fallbacks`` (contact problems Gauss–Seidel solved instead); the
+    contacts found at the end of a step start the next (the step's ``carry``).
     """
 
-    t: np.ndarray
-    q: np.ndarray
-    v: np.ndarray
-    kinetic: np.ndarray
-    potential: np.ndarray
-    penetration: np.ndarray
-    contacts: np.ndarray
-    impacts: list = field(default_factory=list)
-    events: int = 0
-    fallbacks: int = 0
+    def __init__(self, scene: Scene, params: ContactParams | None = None):
+        super().__init__(scene)
+        self.params = _params(params, scene)
 
-    @property
-    def energy(self) -> np.ndarray:
-        """Total mechanical energy ``T + V``."""
-        return self.kinetic + self.potential
-
-
-def _record(rows: dict, scene: Scene, t, q, v, penetration, ncontacts) -> None:
-    T, V = scene.energy(q, v)
-    for key, value in zip(
-        ("t", "q", "v", "kinetic", "potential", "penetration", "contacts"),
-        (t, q, v, T, V, penetration, ncontacts),
-        strict=True,
-    ):
-        rows[key].append(value)
-
-
-def _run(scene: Scene, q, v, duration: float, h: float, advance) -> Trajectory:
-    """The loop shared by the rigid and the soft-contact simulators.
-
-    ``advance(q, v, h) -> (q, v, info)`` with ``info`` carrying ``h`` (time taken),
-    ``penetration``, ``contacts``, ``impact``, ``event`` and ``fallbacks`` as :class:`StepInfo`.
-    """
-    rows = {k: [] for k in ("t", "q", "v", "kinetic", "potential", "penetration", "contacts")}
-    impacts, events, fallbacks = [], 0, 0
-    finite = scene.detect(q).gap
-    finite = finite[np.isfinite(finite)]
-    _record(rows, scene, 0.0, q, v, max(0.0, -float(np.min(finite, initial=0.0))), 0)
-    t, limit = 0.0, int(20 * np.ceil(duration / h)) + 100
-    while t < duration - 1e-12 * max(1.0, duration):
-        if len(rows["t"]) > limit:
-            raise RuntimeError(f"more than {limit} steps (events too frequent) before t={t:g}")
-        q, v, info = advance(q, v, min(h, duration - t))
-        if info.impact is not None:
-            impacts.append((t, info.impact))
-        t += info.h
-        events += info.event
-        fallbacks += info.fallbacks
-        _record(rows, scene, t, q, v, info.penetration, len(info.contacts))
-    arrays = {k: np.array(rows[k]) for k in rows}
-    return Trajectory(**arrays, impacts=impacts, events=events, fallbacks=fallbacks)
+    def step(self, t, q, v, h, carry=None, *, tau=None) -> Step:
+        q, v, info = _step(self.scene, q, v, h, self.params, _tau(self.scene, tau), carry)
+        records = {
+            "penetration": info.penetration,
+            "contacts": len(info.contacts),
+            "impact": info.impact,
+            "event": info.event,
+            "fallbacks": info.fallbacks,
+        }
+        return Step(q, v, info.h, records, info.end)
 
 
 def simulate(
@@ -433,6 +455,9 @@ def simulate(
     tau=None,
 ) -> Trajectory:
     """Simulate with rigid contact from ``(q0, v0)`` for ``duration`` seconds (:func:`step`).
+
+    A thin wrapper of the package's one loop: ``spatial.simulate(RigidContact(scene, params),
+    q0, v0, h, duration=duration, tau=tau)``.
 
     Parameters
     ----------
@@ -449,7 +474,9 @@ def simulate(
 
     Returns
     -------
-    Trajectory
+    spatial.Trajectory
+        With the records of :class:`RigidContact`, one row per state (the first describes the
+        initial state: its penetration, no contacts, impact or event).
 
     Raises
     ------
@@ -458,15 +485,4 @@ def simulate(
     spatial.contact.LCPError
         If a contact problem cannot be solved.
     """
-    q, v = scene.check_state(q0, v0)
-    p, tau = _params(params, scene), _tau(scene, tau)
-    duration, h = positive_scalar(duration, "duration"), positive_scalar(h, "h")
-
-    end = [None]  # the contacts at the end of a step start the next one
-
-    def advance(q, v, hh):
-        q, v, info = _step(scene, q, v, hh, p, tau, end[0])
-        end[0] = info.end
-        return q, v, info
-
-    return _run(scene, q, v, duration, h, advance)
+    return _simulate(RigidContact(scene, params), q0, v0, h, duration=duration, tau=tau)

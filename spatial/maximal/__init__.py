@@ -28,6 +28,7 @@ from .contact import ContactResult, GroundPlane, contact_jacobian
 from .conversion import from_model, maximal_state, reduced_state
 from .dynamics import bias_wrenches, gyroscopic_jacobian, mass_matrix
 from .rigid_body import (
+    FreeBody,
     center_of_mass,
     coriolis_wrench,
     euler_step,
@@ -42,6 +43,7 @@ from .step import StepResult, kkt_step, simulate_system
 from .system import JointConstraint, System
 
 __all__ = [
+    "FreeBody",
     "ContactResult",
     "GroundPlane",
     "JointConstraint",

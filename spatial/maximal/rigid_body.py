@@ -28,7 +28,10 @@ import numpy as np
 
 from .._validate import as_array, positive_scalar
 from ..inertia import inertia_params, validate_inertia
-from ..se3 import Ad, _as_frame, exp_se3
+from ..se3 import Ad, _as_frame, exp_se3, frame_inverse, log_se3
+from ..simulation import Trajectory
+from ..simulation import simulate as _simulate
+from ..systems import Step
 from ..vectors import apply_force, cross_force
 
 __all__ = [
@@ -36,6 +39,7 @@ __all__ = [
     "gravity_wrench",
     "newton_euler_acceleration",
     "euler_step",
+    "FreeBody",
     "simulate",
     "kinetic_energy",
     "potential_energy",
@@ -213,6 +217,55 @@ def euler_step(
     return _step(*_inputs(M, T, phi, h, f_body, g, scheme))
 
 
+class FreeBody:
+    """One free rigid body stepped by :func:`euler_step`: a stepped system for ``sp.simulate``.
+
+    The state is the frame ``T (..., 4, 4)`` and the body twist ``φ (..., 6)``; the inertia,
+    applied wrench and gravity may carry batch dimensions of their own.
+
+    Parameters
+    ----------
+    M, f_body, g, scheme
+        As in :func:`euler_step` (``f_body`` held constant).
+
+    Raises
+    ------
+    ValueError
+        As :func:`euler_step`.
+    """
+
+    NB = 1
+
+    def __init__(self, M, f_body=None, g=_DEFAULT_GRAVITY, scheme: str = "semi-implicit"):
+        M, _, _, _, f_body, g, semi = _inputs(M, np.eye(4), np.zeros(6), 1.0, f_body, g, scheme)
+        self.M, self.f_body, self.g, self._semi = M, f_body, g, semi
+        self._batch = np.broadcast_shapes(M.shape[:-2], f_body.shape[:-1], g.shape[:-1])
+
+    def check_state(self, T, phi):
+        T, phi = _as_frame(T), as_array(phi, "phi", (6,))
+        batch = np.broadcast_shapes(self._batch, T.shape[:-2], phi.shape[:-1])
+        return np.broadcast_to(T, batch + (4, 4)), np.broadcast_to(phi, batch + (6,))
+
+    def integrate(self, T, phi, dt):
+        return T @ exp_se3(dt * phi)
+
+    def difference(self, T0, T1):
+        return log_se3(frame_inverse(T0) @ T1)
+
+    def mass_matrix(self, T):
+        return np.broadcast_to(self.M, np.shape(T)[:-2] + (6, 6))
+
+    def energy(self, T, phi):
+        return kinetic_energy(self.M, phi), potential_energy(self.M, T, self.g)
+
+    def poses(self, T):
+        return np.asarray(T)[..., None, :, :]
+
+    def step(self, t, T, phi, h, carry=None) -> Step:
+        T, phi = _step(self.M, T, phi, h, self.f_body, self.g, self._semi)
+        return Step(T, phi, h)
+
+
 def simulate(
     M,
     T0,
@@ -222,8 +275,11 @@ def simulate(
     f_body=None,
     g=_DEFAULT_GRAVITY,
     scheme: str = "semi-implicit",
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> Trajectory:
     """Simulate a free rigid body with ``n_steps`` Euler steps of size ``h`` (Sueda §1.8).
+
+    A thin wrapper of the package's one loop: ``spatial.simulate(FreeBody(M, f_body, g,
+    scheme), T0, phi0, h, steps=n_steps)``.
 
     Parameters
     ----------
@@ -234,31 +290,17 @@ def simulate(
 
     Returns
     -------
-    t : ndarray, shape (n_steps + 1,)
-        Times ``0, h, …, n_steps·h``.
-    T : ndarray, shape (n_steps + 1, ..., 4, 4)
-        Frames at those times.
-    phi : ndarray, shape (n_steps + 1, ..., 6)
-        Body twists at those times.
+    spatial.Trajectory
+        ``t`` the times ``0, h, …, n_steps·h``, ``q`` the frames ``(n_steps + 1, ..., 4, 4)``,
+        ``v`` the body twists ``(n_steps + 1, ..., 6)``, and the energies.
 
     Raises
     ------
     ValueError
         As :func:`euler_step`, or if ``n_steps`` is not a non-negative integer.
     """
-    if isinstance(n_steps, bool) or not isinstance(n_steps, int | np.integer) or n_steps < 0:
-        raise ValueError(f"n_steps must be a non-negative integer, got {n_steps!r}")
-    M, T, phi, h, f_body, g, semi = _inputs(M, T0, phi0, h, f_body, g, scheme)
-    batch = np.broadcast_shapes(
-        M.shape[:-2], T.shape[:-2], phi.shape[:-1], f_body.shape[:-1], g.shape[:-1]
-    )
-    T, phi = np.broadcast_to(T, batch + (4, 4)), np.broadcast_to(phi, batch + (6,))
-    poses, phis = [T], [phi]
-    for _ in range(n_steps):
-        T, phi = _step(M, T, phi, h, f_body, g, semi)
-        poses.append(T)
-        phis.append(phi)
-    return h * np.arange(n_steps + 1), np.stack(poses), np.stack(phis)
+    h = positive_scalar(h, "h (time step)")
+    return _simulate(FreeBody(M, f_body, g, scheme), T0, phi0, h, steps=n_steps)
 
 
 def kinetic_energy(M, phi) -> np.ndarray:
