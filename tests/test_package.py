@@ -37,3 +37,31 @@ def test_lazy_submodules_resolve_and_unknown_names_raise():
         assert "no_such_thing" in str(err)
     else:
         raise AssertionError("unknown attribute did not raise")
+
+
+def test_no_function_level_import_of_the_package_dodges_a_layer():
+    """Every import of a spatial module is at module level, where import-linter sees it.
+
+    Functions may defer only heavy third-party imports (matplotlib, ipywidgets, IPython);
+    ``spatial.maximal`` in particular imports the solvers at the top, not ``spatial.contact``
+    inside a function.
+    """
+    import ast
+    import pathlib
+
+    root = pathlib.Path(spatial.__file__).parent
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for function in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.ImportFrom) and (
+                    node.level > 0 or (node.module or "").startswith("spatial")
+                ):
+                    found.append(f"{path.relative_to(root)}:{node.lineno}")
+                elif isinstance(node, ast.Import) and any(
+                    a.name.startswith("spatial") for a in node.names
+                ):
+                    found.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert found == []
