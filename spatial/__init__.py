@@ -23,13 +23,36 @@ Conventions used everywhere in the package
   are in successor coordinates (Featherstone §4.4).
 * **Quaternions** are scalar first ``(w, x, y, z)``.
 * **Units** are SI; gravity is a model attribute (default ``[0, 0, -9.81]``).
+
+How the package is organised
+----------------------------
+In layers, bottom-up; a module imports only from the layers below its own (import-linter
+contracts in ``pyproject.toml``, checked by ``make test``):
+
+1. ``_validate`` (every input check, one rule each) and ``_batched`` (unvalidated kernels of the
+   inner loops): public functions validate once, then call kernels.
+2. Algebra: :mod:`~spatial.vectors`, :mod:`~spatial.planar`, :mod:`~spatial.rotations`,
+   :mod:`~spatial.se3`, :mod:`~spatial.inertia`, :mod:`~spatial.checks`.
+3. :mod:`~spatial.solvers` (LCP, QP, mixed LCP, KKT, friction cones; no bodies) and
+   :mod:`~spatial.forces` (force models with their stiffness and damping matrices).
+4. :mod:`~spatial.joints` (the one joint library) and :mod:`~spatial.model` (Table 4.3).
+5. :mod:`~spatial.kinematics` and :mod:`~spatial.builders`.
+6. :mod:`~spatial.dynamics`: Featherstone's algorithms, with the closed loops of ch. 8 in
+   :mod:`spatial.dynamics.loops`.
+7. :mod:`~spatial.systems`: the one system interface every formulation offers, and
+   :mod:`~spatial.simulation`: the one loop, :func:`simulate`, and its :class:`Trajectory`.
+8. :mod:`~spatial.maximal` and :mod:`~spatial.contact`: formulations built on top.
+9. :mod:`~spatial.viz`, :mod:`~spatial.nb`, :mod:`~spatial.exercises`: for the notebooks.
+
+Modules that need SciPy's linear algebra or plotting (solvers, forces, maximal, contact, viz,
+nb, exercises) load on first use, so ``import spatial`` stays quick.
 """
 
 from __future__ import annotations
 
 import importlib
 
-from . import builders, joints, maximal, planar, simulation, solvers, systems
+from . import builders, joints, planar, simulation, systems
 from .checks import CheckResult, check_directional, check_jacobian, fd_jacobian
 from .dynamics import (
     aba,
@@ -154,15 +177,19 @@ from .vectors import (
 
 __version__ = "0.1.0"
 
-# Submodules that pull in heavy or optional dependencies (matplotlib, ipywidgets) are loaded on
-# first attribute access, so that ``import spatial`` stays light (PEP 562).
-_LAZY = {"nb", "viz", "exercises"}
+# Subpackages that pull in heavy or optional dependencies (scipy.linalg, matplotlib, ipywidgets)
+# are loaded on first attribute access, so that ``import spatial`` stays light (PEP 562).
+_LAZY = {"solvers", "forces", "maximal", "contact", "nb", "viz", "exercises"}
 
 
 def __getattr__(name: str):
     if name in _LAZY:
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'spatial' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _LAZY)
 
 
 __all__ = [

@@ -12,11 +12,12 @@ def _run(code: str) -> str:
     ).stdout.strip()
 
 
-def test_import_loads_no_plotting_or_widget_library():
+def test_import_loads_no_plotting_widget_or_scipy_library():
+    """``import spatial`` stays quick: SciPy, plotting and widgets load where they are used."""
     out = _run(
         "import sys, spatial; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('matplotlib', 'ipywidgets', 'IPython')))"
+        "('matplotlib', 'ipywidgets', 'IPython', 'scipy')))"
     )
     assert out == "[]"
 
@@ -25,12 +26,15 @@ def test_conventions_are_stated_in_the_package_docstring():
     doc = spatial.__doc__
     phrases = ("angular part first", "X_BA", "scalar first", "Ad(T_AB) == X_AB", "9.81")
     phrases += ("Sueda writes E for this 4x4 frame", "``0`` is the fixed base/world")
+    phrases += ("How the package is organised", "the one system interface", "the one loop")
     for phrase in phrases:
         assert phrase in doc
 
 
 def test_lazy_submodules_resolve_and_unknown_names_raise():
     assert spatial.nb.setup is not None
+    for name in ("solvers", "forces", "maximal", "contact", "viz", "exercises"):
+        assert getattr(spatial, name).__name__ == f"spatial.{name}" and name in dir(spatial)
     try:
         spatial.no_such_thing  # noqa: B018
     except AttributeError as err:
