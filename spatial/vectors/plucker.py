@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array, as_scalar_array, require_rotation
+from .._validate import as_array, as_scalar_array, require_rotation
 
 __all__ = [
     "skew",
