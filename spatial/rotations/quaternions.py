@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array, require_rotation
-from .se3 import _sinc, _so3_left_jacobian, _so3_left_jacobian_inverse, exp_so3
-from .vectors import rx, ry, rz, skew
+from .._validate import as_array, require_rotation
+from ..se3 import _sinc, _so3_left_jacobian, _so3_left_jacobian_inverse, exp_so3
+from ..vectors import rx, ry, rz, skew
 
 __all__ = [
     "quat_multiply",
