@@ -83,3 +83,9 @@ __all__ = [
     "point_force",
     "swap_linear_angular",
 ]
+
+# Names the single module ``spatial.vectors`` imported from elsewhere: kept importable from
+# here so that old code keeps working; they are documented where they are defined.
+from .._validate import as_array as as_array  # noqa: E402
+from .._validate import as_scalar_array as as_scalar_array  # noqa: E402
+from .._validate import require_rotation as require_rotation  # noqa: E402
