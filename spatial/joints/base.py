@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array
-from .rotations import (
+from .._validate import as_array
+from ..rotations import (
     quat_conjugate,
     quat_from_rotvec,
     quat_multiply,
@@ -42,8 +42,8 @@ from .rotations import (
     quat_to_rotvec,
     require_unit_quaternion,
 )
-from .se3 import _so3_left_jacobian, _so3_left_jacobian_inverse
-from .vectors import inv_motion, rx, ry, rz, skew, xinv
+from ..se3 import _so3_left_jacobian, _so3_left_jacobian_inverse
+from ..vectors import inv_motion, rx, ry, rz, skew, xinv
 
 __all__ = [
     "Joint",
