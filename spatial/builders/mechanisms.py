@@ -24,13 +24,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from . import joints as J
-from ._validate import as_scalar_array, positive_scalars
-from .inertia import cuboid_inertia, cylinder_inertia, mcI, point_mass_inertia, sphere_inertia
-from .model import Model
-from .rotations import quat_normalize, quat_to_matrix
-from .se3 import frame
-from .vectors import inv_transform_inertia, plux, rotx, rotz, rx, xlt
+from .. import joints as J
+from .._validate import as_scalar_array, positive_scalars
+from ..inertia import cuboid_inertia, cylinder_inertia, mcI, point_mass_inertia, sphere_inertia
+from ..model import Model
+from ..rotations import quat_normalize, quat_to_matrix
+from ..se3 import frame
+from ..vectors import inv_transform_inertia, plux, rotx, rotz, rx, xlt
 
 __all__ = [
     "JOINT_CODES",
