@@ -279,7 +279,9 @@ def random_inertia(rng, shape=()):
     m = rng.uniform(0.5, 2.0, shape)
     c = rng.standard_normal(shape + (3,))
     L = rng.standard_normal(shape + (3, 3))
-    Ic = L @ np.swapaxes(L, -1, -2) + np.eye(3)
+    second_moment = L @ np.swapaxes(L, -1, -2) + np.eye(3)  # ∫ x xᵀ dm of some body
+    trace = np.trace(second_moment, axis1=-2, axis2=-1)[..., None, None]
+    Ic = trace * np.eye(3) - second_moment  # ∫ (|x|² 1 - x xᵀ) dm: a physical inertia
     return m, c, Ic
 
 
