@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._batched import transform_inertia  # X* I X⁻¹, unvalidated: Ad(E) is a transform
 from ._validate import as_array, as_scalar_array
 from .se3 import Ad, _as_frame
-from .vectors import skew, swap_linear_angular, transform_inertia, unskew
+from .vectors import skew, swap_linear_angular, unskew
 
 __all__ = [
     "mcI",

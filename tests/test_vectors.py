@@ -596,3 +596,93 @@ def test_unplux_rejects_matrices_that_are_not_plucker_transforms(rng):
         sp.unplux(np.diag([1.0, 1.0, -1.0, 1.0, 1.0, -1.0]))
     with pytest.raises(ValueError, match="not a Plücker transform"):
         sp.transform_point(bad_bottom_left, np.zeros(3))
+
+
+# every function that assumes its argument is a Plücker transform, called with a good one
+TRANSFORM_FUNCTIONS = {
+    "xinv": lambda X: sp.xinv(X),
+    "xstar": lambda X: sp.xstar(X),
+    "unplux": lambda X: sp.unplux(X),
+    "pluho": lambda X: sp.pluho(X),
+    "XtoV": lambda X: sp.XtoV(X),
+    "inv_motion": lambda X: sp.inv_motion(X, np.ones(6)),
+    "apply_force": lambda X: sp.apply_force(X, np.ones(6)),
+    "inv_force": lambda X: sp.inv_force(X, np.ones(6)),
+    "transform_inertia": lambda X: sp.transform_inertia(X, np.eye(6)),
+    "inv_transform_inertia": lambda X: sp.inv_transform_inertia(X, np.eye(6)),
+    "transform_point": lambda X: sp.transform_point(X, np.ones(3)),
+}
+
+
+@pytest.mark.parametrize("fn", sorted(TRANSFORM_FUNCTIONS))
+def test_a_matrix_that_is_not_a_plucker_transform_is_rejected(fn):
+    # 2·1 has the block pattern [[E, 0], [0, E]] but E = 2·1 is not a rotation: before the
+    # check, xinv returned 2·1 (not the inverse) and apply_force a force twice too large
+    with pytest.raises(ValueError, match=r"X is not a Plücker transform: the rotation block of X"):
+        TRANSFORM_FUNCTIONS[fn](2.0 * np.eye(6))
+    X = sp.plux(sp.rz(0.3), [1.0, 2.0, 3.0])
+    TRANSFORM_FUNCTIONS[fn](X)  # a real one passes
+    TRANSFORM_FUNCTIONS[fn](np.stack([X, np.eye(6)]))  # batches too
+
+
+@pytest.mark.parametrize(
+    "block, value, property_",
+    [
+        (
+            (slice(0, 3), slice(3, 6)),
+            0.1,
+            r"upper-right 3x3 block must be zero \(max \|entry\| 0.1\)",
+        ),
+        ((slice(3, 6), slice(3, 6)), 0.1, r"two diagonal 3x3 blocks must be equal"),
+        ((slice(3, 6), slice(0, 3)), 0.1, r"lower-left block must be -E r× for some r"),
+    ],
+)
+def test_the_message_names_the_property_that_fails(block, value, property_):
+    X = sp.plux(sp.rz(0.3), [1.0, 2.0, 3.0])
+    X[block] += value * np.eye(3)
+    for fn in (sp.xinv, lambda X: sp.apply_force(X, np.ones(6))):
+        with pytest.raises(ValueError, match=f"X is not a Plücker transform: its {property_}"):
+            fn(X)
+    reflection = np.diag([1.0, 1.0, -1.0, 1.0, 1.0, -1.0])
+    with pytest.raises(ValueError, match="the rotation block of X is a reflection"):
+        sp.inv_motion(reflection, np.ones(6))
+    sheared = sp.rot(sp.rz(0.3))
+    sheared[:3, :3] = sheared[3:, 3:] = sp.rz(0.3) + 1e-6  # no longer orthonormal
+    with pytest.raises(ValueError, match="the rotation block of X is not orthonormal"):
+        sp.transform_inertia(sheared, np.eye(6))
+
+
+def test_the_plucker_check_tolerance_is_relative(rng):
+    # far-away frames have large lower-left blocks; round-off in them is not an error, and a
+    # relative error above 1e-8 is
+    for distance in (1e-3, 1.0, 1e3, 1e6):
+        X = sp.plux(random_rotation(rng), distance * rng.standard_normal(3))
+        noisy = X * (1.0 + 1e-13 * rng.standard_normal((6, 6)))
+        noisy[:3, 3:] = 0.0
+        noisy[3:, 3:] = noisy[:3, :3]
+        sp.xinv(noisy)
+        bad = X.copy()
+        bad[3:, :3] += 1e-6 * np.abs(X).max() * np.eye(3)
+        with pytest.raises(ValueError, match="lower-left block"):
+            sp.xinv(bad)
+
+
+def test_batched_check_reports_a_bad_member():
+    X = np.stack([sp.plux(sp.rz(0.1 * k), [k, 0.0, 0.0]) for k in range(4)])
+    X[2, :3, :3] *= 1.5
+    with pytest.raises(ValueError, match="not a Plücker transform"):
+        sp.xinv(X)
+
+
+def test_kernels_agree_with_the_public_functions(rng):
+    from spatial import _batched as kernel
+
+    X = sp.plux(random_rotation(rng, (N,)), rng.standard_normal((N, 3)))
+    v, I = rng.standard_normal((N, 6)), sp.mcI(*random_inertia(rng, (N,)))
+    np.testing.assert_array_equal(kernel.xinv(X), sp.xinv(X))
+    np.testing.assert_array_equal(kernel.inv_motion(X, v), sp.inv_motion(X, v))
+    np.testing.assert_array_equal(kernel.apply_force(X, v), sp.apply_force(X, v))
+    np.testing.assert_array_equal(kernel.transform_inertia(X, I), sp.transform_inertia(X, I))
+    E, r = sp.unplux(X)
+    np.testing.assert_array_equal(kernel.plux(E, r), sp.plux(E, r))
+    np.testing.assert_array_equal(kernel.rot(E), sp.rot(E))

@@ -42,12 +42,13 @@ import scipy.sparse
 import scipy.sparse.linalg
 
 from .._batched import T as _T
+from .._batched import inv_motion, xinv  # unvalidated: the transforms are built here
 from .._batched import mv as _mv
 from .._validate import as_array, as_scalar_array, positive_scalars
 from ..joints import Cylindrical, Fixed, Joint, Planar, Prismatic, Revolute, Spherical
 from ..kinematics import _forward_pass
 from ..model import LOOP_JOINT_TYPES, Model
-from ..vectors import XtoV, _as_plucker, cross_force, cross_motion, inv_motion, skew, unskew, xinv
+from ..vectors import XtoV, _as_plucker, cross_force, cross_motion, skew, unskew
 from .crba import crba
 from .rnea import bias_force, rnea
 from .sparse import ltl, ltl_solve, solve_Lt

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._batched import crm_matrix
+from .._batched import apply_force, crm_matrix  # unvalidated kernels: X0 is built here
 from .._batched import mTv as _mTv
 from .._batched import mv as _mv
 from .._validate import as_array
 from ..inertia import inertia_params
 from ..joints import Revolute
 from ..model import Model
-from ..vectors import apply_force, unplux
+from ..vectors import unplux
 
 __all__ = ["rnea", "bias_force", "joint_forces", "rnea_3d"]
 

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._batched import plux as _plucker  # rot(E) xlt(r), unvalidated (eq. 2.24)
+from .._batched import rot as _rotation_transform  # rot(E), unvalidated (Table 2.2)
 from .base import (
     Joint,
     _axis_rotation,
     _broadcast_constant,
     _finite_scalar,
-    _plucker,
-    _rotation_transform,
     axis_vector,
 )
 

@@ -32,7 +32,6 @@ from __future__ import annotations
 import numpy as np
 
 from .._validate import as_array
-from ..vectors import skew
 
 __all__ = ["Joint", "Fixed", "axis_vector"]
 
@@ -102,28 +101,6 @@ def _axis_rotation(a: np.ndarray, q: np.ndarray) -> np.ndarray:
     c, s = np.cos(q)[..., None, None], np.sin(q)[..., None, None]
     ax = np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
     return c * np.eye(3) - s * ax + (1.0 - c) * np.outer(a, a)
-
-
-def _rotation_transform(E: np.ndarray) -> np.ndarray:
-    """``rot(E)`` without validation (Featherstone Table 2.2)."""
-    X = np.zeros(E.shape[:-2] + (6, 6))
-    X[..., :3, :3] = E
-    X[..., 3:, 3:] = E
-    return X
-
-
-def _plucker(E: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """``rot(E) xlt(r) = [[E, 0], [-E r×, E]]`` without validation (Featherstone eq. 2.24).
-
-    ``E`` (..., 3, 3) and ``r`` (..., 3) broadcast against each other.
-    """
-    E, r = np.asarray(E), np.asarray(r)
-    shape = np.broadcast_shapes(E.shape[:-2], r.shape[:-1])
-    X = np.zeros(shape + (6, 6))
-    X[..., :3, :3] = E
-    X[..., 3:, 3:] = E
-    X[..., 3:, :3] = -E @ skew(r)
-    return X
 
 
 class Joint:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._batched import plux as _plucker  # rot(E) xlt(r), unvalidated (eq. 2.24)
+from .._batched import rot as _rotation_transform  # rot(E), unvalidated (Table 2.2)
 from ..se3 import _so3_left_jacobian, _so3_left_jacobian_inverse
 from ..vectors import rx, ry, rz
 from .base import (
@@ -24,8 +26,6 @@ from .base import (
     _broadcast_constant,
     _concat,
     _finite_scalar,
-    _plucker,
-    _rotation_transform,
 )
 
 __all__ = ["Planar", "SphericalYPR"]

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._batched import plux as _plucker  # rot(E) xlt(r), unvalidated (eq. 2.24)
+from .._batched import rot as _rotation_transform  # rot(E), unvalidated (Table 2.2)
 from ..rotations import (
     quat_conjugate,
     quat_from_rotvec,
@@ -30,7 +32,7 @@ from ..rotations import (
     require_unit_quaternion,
 )
 from ..se3 import _so3_left_jacobian, _so3_left_jacobian_inverse
-from .base import Joint, _broadcast_constant, _concat, _plucker, _rotation_transform
+from .base import Joint, _broadcast_constant, _concat
 
 __all__ = ["Spherical", "Free"]
 

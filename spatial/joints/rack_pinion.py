@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Joint, _axis_rotation, _batch_shape, _finite_scalar, _plucker
+from .._batched import plux as _plucker  # rot(E) xlt(r), unvalidated (eq. 2.24)
+from .base import Joint, _axis_rotation, _batch_shape, _finite_scalar
 
 __all__ = ["RackPinion"]
 

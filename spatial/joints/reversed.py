@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..vectors import inv_motion, xinv
+from .._batched import inv_motion, xinv  # unvalidated: X_J comes from the wrapped joint
 from .base import Joint
 
 __all__ = ["Reversed"]

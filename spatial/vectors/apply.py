@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _batched as _kernel
 from .._validate import as_array
-from .plucker import xinv
+from .plucker import _as_plucker
 
 __all__ = ["inv_motion", "apply_force", "inv_force", "transform_inertia", "inv_transform_inertia"]
 
@@ -39,13 +40,12 @@ def inv_motion(X, v) -> np.ndarray:
     Raises
     ------
     ValueError
-        If an input does not have the documented trailing shape or is not finite.
+        If ``X`` is not a Plücker transform (see :func:`spatial.unplux`), or another input
+        does not have the documented trailing shape or is not finite.
     """
-    X = as_array(X, "X", (6, 6))
+    X = _as_plucker(X)
     v = as_array(v, "v", (6,))
-    E, B = X[..., :3, :3], X[..., 3:, :3]
-    w, u = v[..., None, :3], v[..., None, 3:]
-    return np.concatenate([(w @ E)[..., 0, :], (w @ B + u @ E)[..., 0, :]], -1)
+    return _kernel.inv_motion(X, v)
 
 
 def apply_force(X, f) -> np.ndarray:
@@ -66,15 +66,13 @@ def apply_force(X, f) -> np.ndarray:
     Raises
     ------
     ValueError
-        If an input does not have the documented trailing shape or is not finite.
+        If ``X`` is not a Plücker transform (see :func:`spatial.unplux`), or another input
+        does not have the documented trailing shape or is not finite.
     """
-    X = as_array(X, "X", (6, 6))
+    X = _as_plucker(X)
     f = as_array(f, "f", (6,))
-    E, B = X[..., :3, :3], X[..., 3:, :3]
-    n, g = f[..., :3, None], f[..., 3:, None]
     # X* = [[E, -E r×], [0, E]]: its top-right block is the bottom-left block B of X (eq. 2.25)
-    top = E @ n + B @ g
-    return np.concatenate([top[..., 0], (E @ g)[..., 0]], -1)
+    return _kernel.apply_force(X, f)
 
 
 def inv_force(X, f) -> np.ndarray:
@@ -95,11 +93,12 @@ def inv_force(X, f) -> np.ndarray:
     Raises
     ------
     ValueError
-        If an input does not have the documented trailing shape or is not finite.
+        If ``X`` is not a Plücker transform (see :func:`spatial.unplux`), or another input
+        does not have the documented trailing shape or is not finite.
     """
-    X = as_array(X, "X", (6, 6))
+    X = _as_plucker(X)
     f = as_array(f, "f", (6,))
-    return (np.swapaxes(X, -1, -2) @ f[..., None])[..., 0]
+    return _kernel.mTv(X, f)
 
 
 def transform_inertia(X, I) -> np.ndarray:
@@ -120,12 +119,12 @@ def transform_inertia(X, I) -> np.ndarray:
     Raises
     ------
     ValueError
-        If an input does not have the documented trailing shape or is not finite.
+        If ``X`` is not a Plücker transform (see :func:`spatial.unplux`), or another input
+        does not have the documented trailing shape or is not finite.
     """
-    X = as_array(X, "X", (6, 6))
+    X = _as_plucker(X)
     I = as_array(I, "I", (6, 6))
-    Xi = xinv(X)
-    return np.swapaxes(Xi, -1, -2) @ I @ Xi
+    return _kernel.transform_inertia(X, I)
 
 
 def inv_transform_inertia(X, I) -> np.ndarray:
@@ -146,8 +145,9 @@ def inv_transform_inertia(X, I) -> np.ndarray:
     Raises
     ------
     ValueError
-        If an input does not have the documented trailing shape or is not finite.
+        If ``X`` is not a Plücker transform (see :func:`spatial.unplux`), or another input
+        does not have the documented trailing shape or is not finite.
     """
-    X = as_array(X, "X", (6, 6))
+    X = _as_plucker(X)
     I = as_array(I, "I", (6, 6))
-    return np.swapaxes(X, -1, -2) @ I @ X
+    return _kernel.T(X) @ I @ X

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._batched import crm_matrix as _crm  # v× without validation
 from .._validate import as_array
-from .vec3 import _SKEW_BASIS
 
 __all__ = ["crm", "crf", "cross_motion", "cross_force"]
 
@@ -45,23 +45,6 @@ def crm(v) -> np.ndarray:
     """
     v = as_array(v, "v", (6,))
     return _crm(v)
-
-
-def _crm(v: np.ndarray) -> np.ndarray:
-    """``crm`` without validation: ``v×`` (..., 6, 6) for motion vectors ``v`` (..., 6)."""
-    return (v @ _CRM_BASIS).reshape(v.shape[:-1] + (6, 6))
-
-
-def _crm_basis() -> np.ndarray:
-    """The (6, 36) matrix whose row k is ``e_k×`` (eq. 2.31 is linear in ``v``)."""
-    basis = np.zeros((6, 6, 6))
-    for k in range(3):
-        basis[k, :3, :3] = basis[k, 3:, 3:] = _SKEW_BASIS[k].reshape(3, 3)  # ω×
-        basis[k + 3, 3:, :3] = _SKEW_BASIS[k].reshape(3, 3)  # v_O×
-    return basis.reshape(6, 36)
-
-
-_CRM_BASIS = _crm_basis()
 
 
 def crf(v) -> np.ndarray:

@@ -21,12 +21,20 @@ A Plücker transform ``X_BA`` changes the coordinates of a motion vector from fr
 
 Finally :func:`XtoV` (Table A.2) reads from ``X_BA`` the small motion that carries A onto B,
 which the loop-closure algorithms use as a position error (§8.3).
+
+Not every 6x6 matrix is a Plücker transform, and the shortcuts above (the inverse by transposed
+blocks, above all) silently give wrong numbers for one that is not: ``xinv(2·1)`` would be
+``2·1``.  So every public function that assumes a Plücker transform first checks its structure
+(upper-right block zero, equal diagonal blocks, a rotation ``E``, a lower-left block ``-E r×``)
+and names the property that fails.  The recursive algorithms build their transforms themselves
+and call the unchecked kernels of :mod:`spatial._batched` instead.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .. import _batched as _kernel
 from .._validate import as_array, as_scalar_array, require_rotation
 from .vec3 import skew, unskew
 
@@ -113,10 +121,7 @@ def rot(E) -> np.ndarray:
     """
     E = as_array(E, "E", (3, 3))
     require_rotation(E)
-    X = np.zeros(E.shape[:-2] + (6, 6))
-    X[..., :3, :3] = E
-    X[..., 3:, 3:] = E
-    return X
+    return _kernel.rot(E)
 
 
 def xlt(r) -> np.ndarray:
@@ -182,13 +187,8 @@ def plux(E, r) -> np.ndarray:
     """
     E = as_array(E, "E", (3, 3))
     require_rotation(E)
-    rx_ = skew(r)
-    E, rx_ = np.broadcast_arrays(E, rx_)
-    X = np.zeros(E.shape[:-2] + (6, 6))
-    X[..., :3, :3] = E
-    X[..., 3:, 3:] = E
-    X[..., 3:, :3] = -E @ rx_
-    return X
+    r = as_array(r, "r", (3,))
+    return _kernel.plux(E, r)
 
 
 def unplux(X) -> tuple[np.ndarray, np.ndarray]:
@@ -206,7 +206,9 @@ def unplux(X) -> tuple[np.ndarray, np.ndarray]:
     Raises
     ------
     ValueError
-        If ``X`` does not have the block structure ``[[E, 0], [-E r×, E]]`` of a Plücker transform.
+        If ``X`` is not a Plücker transform, naming the property that fails: the upper-right
+        3x3 block is not zero, the diagonal blocks differ, the diagonal block is not a rotation,
+        or the lower-left block is not ``-E r×`` (each to 1e-8 relative to ``max |X|``).
     """
     X = _as_plucker(X)
     E = X[..., :3, :3]
@@ -214,22 +216,72 @@ def unplux(X) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _as_plucker(X, name: str = "X", tol: float = 1e-8) -> np.ndarray:
-    """Validate that ``X`` has the structure of a Plücker motion transform."""
+    """``X`` as an array after checking that it is a Plücker transform ``[[E, 0], [B, E]]``.
+
+    The properties, in the order they are reported: the upper-right 3x3 block is zero; the two
+    diagonal 3x3 blocks are equal; that block ``E`` is a rotation (``EᵀE = 1``,
+    ``det E = +1``); the lower-left block ``B`` is ``-E r×`` for some ``r``, i.e. ``Eᵀ B`` is
+    skew-symmetric.  Tolerances are ``tol`` for ``EᵀE = 1`` and ``tol`` relative to the
+    largest entry of ``X`` (at least 1) for the rest.  The test costs a few small products; the
+    message is worked out only when it fails.
+
+    Raises
+    ------
+    ValueError
+        Naming ``name`` and the first property that fails.
+    """
     X = as_array(X, name, (6, 6))
+    tol_X = tol * max(1.0, abs(X).max(initial=0.0))
     E = X[..., :3, :3]
-    scale = 1.0 + np.abs(X).max(initial=0.0)
-    if np.abs(X[..., :3, 3:]).max(initial=0.0) > tol * scale or (
-        np.abs(X[..., 3:, 3:] - E).max(initial=0.0) > tol * scale
+    # Eᵀ E and Eᵀ B in one product: X[..., :, :3] stacks E over B
+    G = np.swapaxes(E, -1, -2)[..., None, :, :] @ X[..., :, :3].reshape(X.shape[:-2] + (2, 3, 3))
+    S = G[..., 1, :, :]
+    det = np.linalg.det(E) if X.ndim == 2 else _det3(E)  # the formula is faster for batches
+    if (
+        abs(X[..., :3, 3:]).max(initial=0.0) > tol_X
+        or abs(X[..., 3:, 3:] - E).max(initial=0.0) > tol_X
+        or abs(G[..., 0, :, :] - np.eye(3)).max(initial=0.0) > tol
+        or abs(S + np.swapaxes(S, -1, -2)).max(initial=0.0) > tol_X
+        or np.min(det, initial=1.0) < 0.0
     ):
-        raise ValueError(f"{name} is not a Plücker transform: expected blocks [[E, 0], [-E r×, E]]")
-    require_rotation(E, f"the rotation block of {name}")
-    # the bottom-left block must be -E r× for some r, i.e. Eᵀ·(bottom-left) must be skew
-    S = np.swapaxes(E, -1, -2) @ X[..., 3:, :3]
-    if np.abs(S + np.swapaxes(S, -1, -2)).max(initial=0.0) > tol * scale:
-        raise ValueError(
-            f"{name} is not a Plücker transform: its bottom-left block is not of the form -E r×"
-        )
+        _explain_not_plucker(X, name, tol, tol_X)
     return X
+
+
+def _det3(E: np.ndarray) -> np.ndarray:
+    """``det E`` of 3x3 matrices (..., 3, 3) as the triple product of the rows."""
+    a, b, c = E[..., 0, :], E[..., 1, :], E[..., 2, :]
+    return (
+        a[..., 0] * (b[..., 1] * c[..., 2] - b[..., 2] * c[..., 1])
+        + a[..., 1] * (b[..., 2] * c[..., 0] - b[..., 0] * c[..., 2])
+        + a[..., 2] * (b[..., 0] * c[..., 1] - b[..., 1] * c[..., 0])
+    )
+
+
+def _explain_not_plucker(X: np.ndarray, name: str, tol: float, tol_X: float) -> None:
+    """Raise the ``ValueError`` that names the first property of :func:`_as_plucker` that fails."""
+    E, B = X[..., :3, :3], X[..., 3:, :3]
+    prefix = f"{name} is not a Plücker transform"
+    error = np.abs(X[..., :3, 3:]).max(initial=0.0)
+    if error > tol_X:
+        raise ValueError(
+            f"{prefix}: its upper-right 3x3 block must be zero (max |entry| {error:.3g})"
+        )
+    error = np.abs(X[..., 3:, 3:] - E).max(initial=0.0)
+    if error > tol_X:
+        raise ValueError(
+            f"{prefix}: its two diagonal 3x3 blocks must be equal (max difference {error:.3g})"
+        )
+    try:
+        require_rotation(E, f"the rotation block of {name}", tol)
+    except ValueError as bad_rotation:
+        raise ValueError(f"{prefix}: {bad_rotation}") from None
+    S = np.swapaxes(E, -1, -2) @ B
+    error = np.abs(S + np.swapaxes(S, -1, -2)).max(initial=0.0)
+    raise ValueError(
+        f"{prefix}: its lower-left block must be -E r× for some r (Eᵀ times it is not "
+        f"skew-symmetric: max |EᵀB + BᵀE| {error:.3g})"
+    )
 
 
 def pluho(X) -> np.ndarray:
@@ -293,14 +345,9 @@ def xinv(X) -> np.ndarray:
     Raises
     ------
     ValueError
-        If an input does not have the documented trailing shape or is not finite.
+        If ``X`` is not a Plücker transform (see :func:`unplux`).
     """
-    X = as_array(X, "X", (6, 6))
-    Y = np.empty_like(X)
-    for i in (0, 3):
-        for j in (0, 3):
-            Y[..., i : i + 3, j : j + 3] = np.swapaxes(X[..., i : i + 3, j : j + 3], -1, -2)
-    return Y
+    return _kernel.xinv(_as_plucker(X))
 
 
 def xstar(X) -> np.ndarray:
@@ -319,7 +366,7 @@ def xstar(X) -> np.ndarray:
     Raises
     ------
     ValueError
-        If an input does not have the documented trailing shape or is not finite.
+        If ``X`` is not a Plücker transform (see :func:`unplux`).
     """
     return np.swapaxes(xinv(X), -1, -2)
 
@@ -343,9 +390,9 @@ def XtoV(X) -> np.ndarray:
     Raises
     ------
     ValueError
-        If an input does not have the documented trailing shape or is not finite.
+        If ``X`` is not a Plücker transform (see :func:`unplux`).
     """
-    X = as_array(X, "X", (6, 6))
+    X = _as_plucker(X)
     return 0.5 * np.stack(
         [
             X[..., 1, 2] - X[..., 2, 1],

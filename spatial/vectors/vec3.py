@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._batched import skew_matrix
 from .._validate import as_array
 
 __all__ = ["skew", "unskew"]
@@ -37,18 +38,7 @@ def skew(v: np.ndarray) -> np.ndarray:
     ValueError
         If ``v`` is not of shape (..., 3) or is not finite.
     """
-    v = as_array(v, "v", (3,))
-    return (v @ _SKEW_BASIS).reshape(v.shape[:-1] + (3, 3))
-
-
-# v× is linear in v: v× = Σ_k v_k (e_k×), one small product with this (3, 9) basis
-_SKEW_BASIS = np.array(
-    [
-        [[0.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]],
-        [[0.0, 0.0, 1.0], [0.0, 0.0, 0.0], [-1.0, 0.0, 0.0]],
-        [[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 0.0]],
-    ]
-).reshape(3, 9)
+    return skew_matrix(as_array(v, "v", (3,)))
 
 
 def unskew(S: np.ndarray) -> np.ndarray:
