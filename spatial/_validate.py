@@ -55,3 +55,34 @@ def require_rotation(E: np.ndarray, name: str = "E", tol: float = 1e-8) -> None:
         raise ValueError(f"{name} is not orthonormal (max |EᵀE - 1| = {err:.2e} > {tol:g})")
     if np.any(np.linalg.det(E) < 0):
         raise ValueError(f"{name} is a reflection (det = -1), not a rotation")
+
+
+# --- batch shapes (one message for every function that combines batched arguments)
+
+__all__ += ["broadcast_batch"]
+
+
+def broadcast_batch(**arrays) -> tuple[int, ...]:
+    """The common batch shape of several arrays, each given as ``name=(array, core_ndim)``.
+
+    The batch shape of an array is its shape without the last ``core_ndim`` axes (a spatial
+    vector has 1, a 6x6 matrix 2); arrays given as ``None`` are skipped.  The batch shapes must
+    broadcast together (NumPy's rules).
+
+    Returns
+    -------
+    tuple of int
+        The broadcast batch shape.
+
+    Raises
+    ------
+    ValueError
+        ``"the batch shapes do not broadcast: X (2,), f (3,)"``, naming every array and its
+        batch shape, if they do not.
+    """
+    shapes = {name: a.shape[: a.ndim - core] for name, (a, core) in arrays.items() if a is not None}
+    try:
+        return np.broadcast_shapes(*shapes.values())
+    except ValueError:
+        detail = ", ".join(f"{name} {shape}" for name, shape in shapes.items())
+        raise ValueError(f"the batch shapes do not broadcast: {detail}") from None

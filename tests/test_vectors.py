@@ -686,3 +686,47 @@ def test_kernels_agree_with_the_public_functions(rng):
     E, r = sp.unplux(X)
     np.testing.assert_array_equal(kernel.plux(E, r), sp.plux(E, r))
     np.testing.assert_array_equal(kernel.rot(E), sp.rot(E))
+
+
+# every function of spatial.vectors that combines two (or three) batched arguments, with a batch
+# of 2 in its first argument and a batch of 3 in the others
+_X2 = np.stack([np.eye(6)] * 2)
+_E2 = np.stack([np.eye(3)] * 2)
+MISMATCHED = [
+    (sp.plux, (_E2, np.zeros((3, 3))), r"E \(2,\), r \(3,\)"),
+    (sp.inv_motion, (_X2, np.zeros((3, 6))), r"X \(2,\), v \(3,\)"),
+    (sp.apply_force, (_X2, np.zeros((3, 6))), r"X \(2,\), f \(3,\)"),
+    (sp.inv_force, (_X2, np.zeros((3, 6))), r"X \(2,\), f \(3,\)"),
+    (sp.transform_inertia, (_X2, np.stack([np.eye(6)] * 3)), r"X \(2,\), I \(3,\)"),
+    (sp.inv_transform_inertia, (_X2, np.stack([np.eye(6)] * 3)), r"X \(2,\), I \(3,\)"),
+    (sp.cross_motion, (np.zeros((2, 6)), np.zeros((3, 6))), r"v \(2,\), m \(3,\)"),
+    (sp.cross_force, (np.zeros((2, 6)), np.zeros((3, 6))), r"v \(2,\), f \(3,\)"),
+    (sp.transform_point, (_X2, np.zeros((3, 3))), r"X \(2,\), p \(3,\)"),
+    (sp.point_velocity, (np.zeros((2, 6)), np.zeros((3, 3))), r"v \(2,\), p \(3,\)"),
+    (sp.point_force, (np.zeros((2, 3)), np.zeros((3, 3))), r"f \(2,\), p \(3,\)"),
+    (
+        sp.point_acceleration,
+        (np.zeros((2, 6)), np.zeros((2, 6)), np.zeros((3, 3))),
+        r"v \(2,\), a \(2,\), p \(3,\)",
+    ),
+]
+
+
+@pytest.mark.parametrize("fn, args, shapes", MISMATCHED, ids=[m[0].__name__ for m in MISMATCHED])
+def test_batch_shapes_that_do_not_broadcast_are_named(fn, args, shapes):
+    with pytest.raises(ValueError, match="the batch shapes do not broadcast: " + shapes):
+        fn(*args)
+    # the same arguments with broadcastable batches (2 against 1) work
+    fn(*(a[:1] if k else a for k, a in enumerate(args)))
+
+
+def test_broadcast_batch():
+    from spatial._validate import broadcast_batch
+
+    q, X = np.zeros((4, 1, 7)), np.zeros((3, 6, 6))
+    assert broadcast_batch(q=(q, 1), X=(X, 2), f=(None, 1)) == (4, 3)
+    assert broadcast_batch(X=(np.eye(6), 2)) == ()
+    with pytest.raises(
+        ValueError, match=r"^the batch shapes do not broadcast: q \(4, 2\), X \(3,\)$"
+    ):
+        broadcast_batch(q=(np.zeros((4, 2, 7)), 1), X=(X, 2))

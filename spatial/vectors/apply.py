@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _batched as _kernel
-from .._validate import as_array
+from .._validate import as_array, broadcast_batch
 from .plucker import _as_plucker
 
 __all__ = ["inv_motion", "apply_force", "inv_force", "transform_inertia", "inv_transform_inertia"]
@@ -40,11 +40,13 @@ def inv_motion(X, v) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``X`` is not a Plücker transform (see :func:`spatial.unplux`), or another input
-        does not have the documented trailing shape or is not finite.
+        If ``X`` is not a Plücker transform (see :func:`spatial.unplux`), or another input does not
+        have the documented trailing shape or is not finite, or the batch shapes of the arguments do
+        not broadcast (the message names each).
     """
     X = _as_plucker(X)
     v = as_array(v, "v", (6,))
+    broadcast_batch(X=(X, 2), v=(v, 1))
     return _kernel.inv_motion(X, v)
 
 
@@ -66,11 +68,13 @@ def apply_force(X, f) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``X`` is not a Plücker transform (see :func:`spatial.unplux`), or another input
-        does not have the documented trailing shape or is not finite.
+        If ``X`` is not a Plücker transform (see :func:`spatial.unplux`), or another input does not
+        have the documented trailing shape or is not finite, or the batch shapes of the arguments do
+        not broadcast (the message names each).
     """
     X = _as_plucker(X)
     f = as_array(f, "f", (6,))
+    broadcast_batch(X=(X, 2), f=(f, 1))
     # X* = [[E, -E r×], [0, E]]: its top-right block is the bottom-left block B of X (eq. 2.25)
     return _kernel.apply_force(X, f)
 
@@ -93,11 +97,13 @@ def inv_force(X, f) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``X`` is not a Plücker transform (see :func:`spatial.unplux`), or another input
-        does not have the documented trailing shape or is not finite.
+        If ``X`` is not a Plücker transform (see :func:`spatial.unplux`), or another input does not
+        have the documented trailing shape or is not finite, or the batch shapes of the arguments do
+        not broadcast (the message names each).
     """
     X = _as_plucker(X)
     f = as_array(f, "f", (6,))
+    broadcast_batch(X=(X, 2), f=(f, 1))
     return _kernel.mTv(X, f)
 
 
@@ -119,11 +125,13 @@ def transform_inertia(X, I) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``X`` is not a Plücker transform (see :func:`spatial.unplux`), or another input
-        does not have the documented trailing shape or is not finite.
+        If ``X`` is not a Plücker transform (see :func:`spatial.unplux`), or another input does not
+        have the documented trailing shape or is not finite, or the batch shapes of the arguments do
+        not broadcast (the message names each).
     """
     X = _as_plucker(X)
     I = as_array(I, "I", (6, 6))
+    broadcast_batch(X=(X, 2), I=(I, 2))
     return _kernel.transform_inertia(X, I)
 
 
@@ -145,9 +153,11 @@ def inv_transform_inertia(X, I) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``X`` is not a Plücker transform (see :func:`spatial.unplux`), or another input
-        does not have the documented trailing shape or is not finite.
+        If ``X`` is not a Plücker transform (see :func:`spatial.unplux`), or another input does not
+        have the documented trailing shape or is not finite, or the batch shapes of the arguments do
+        not broadcast (the message names each).
     """
     X = _as_plucker(X)
     I = as_array(I, "I", (6, 6))
+    broadcast_batch(X=(X, 2), I=(I, 2))
     return _kernel.T(X) @ I @ X

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._batched import crm_matrix as _crm  # v× without validation
-from .._validate import as_array
+from .._validate import as_array, broadcast_batch
 
 __all__ = ["crm", "crf", "cross_motion", "cross_force"]
 
@@ -83,10 +83,12 @@ def cross_motion(v, m) -> np.ndarray:
     Raises
     ------
     ValueError
-        If an input does not have the documented trailing shape or is not finite.
+        If an input does not have the documented trailing shape or is not finite, or the batch
+        shapes of the arguments do not broadcast (the message names each).
     """
     v = as_array(v, "v", (6,))
     m = as_array(m, "m", (6,))
+    broadcast_batch(v=(v, 1), m=(m, 1))
     return (_crm(v) @ m[..., None])[..., 0]
 
 
@@ -108,8 +110,10 @@ def cross_force(v, f) -> np.ndarray:
     Raises
     ------
     ValueError
-        If an input does not have the documented trailing shape or is not finite.
+        If an input does not have the documented trailing shape or is not finite, or the batch
+        shapes of the arguments do not broadcast (the message names each).
     """
     v = as_array(v, "v", (6,))
     f = as_array(f, "f", (6,))
+    broadcast_batch(v=(v, 1), f=(f, 1))
     return -(f[..., None, :] @ _crm(v))[..., 0, :]  # v×* f = -(v×)ᵀ f

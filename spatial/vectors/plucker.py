@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _batched as _kernel
-from .._validate import as_array, as_scalar_array, require_rotation
+from .._validate import as_array, as_scalar_array, broadcast_batch, require_rotation
 from .vec3 import skew, unskew
 
 __all__ = [
@@ -183,11 +183,13 @@ def plux(E, r) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``E`` is not a rotation matrix or ``r`` is not a finite 3-vector.
+        If ``E`` is not a rotation matrix or ``r`` is not a finite 3-vector, or the batch shapes of
+        the arguments do not broadcast (the message names each).
     """
     E = as_array(E, "E", (3, 3))
     require_rotation(E)
     r = as_array(r, "r", (3,))
+    broadcast_batch(E=(E, 2), r=(r, 1))
     return _kernel.plux(E, r)
 
 

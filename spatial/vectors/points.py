@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_array
+from .._validate import as_array, broadcast_batch
 from .plucker import unplux
 
 __all__ = ["transform_point", "point_velocity", "point_acceleration", "point_force"]
@@ -36,11 +36,12 @@ def transform_point(X, p) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``X`` is not a Plücker transform (see :func:`unplux`) or ``p`` is not a
-        finite 3-vector.
+        If ``X`` is not a Plücker transform (see :func:`unplux`) or ``p`` is not a finite 3-vector,
+        or the batch shapes of the arguments do not broadcast (the message names each).
     """
     E, r = unplux(X)
     p = as_array(p, "p", (3,))
+    broadcast_batch(X=(E, 2), p=(p, 1))
     return (E @ (p - r)[..., None])[..., 0]
 
 
@@ -61,10 +62,17 @@ def point_velocity(v, p) -> np.ndarray:
     Raises
     ------
     ValueError
-        If an input does not have the documented trailing shape or is not finite.
+        If an input does not have the documented trailing shape or is not finite, or the batch
+        shapes of the arguments do not broadcast (the message names each).
     """
     v = as_array(v, "v", (6,))
     p = as_array(p, "p", (3,))
+    broadcast_batch(v=(v, 1), p=(p, 1))
+    return _point_velocity(v, p)
+
+
+def _point_velocity(v: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """``v_O + ω × p`` without validation."""
     return v[..., 3:] + np.cross(v[..., :3], p)
 
 
@@ -89,12 +97,14 @@ def point_acceleration(v, a, p) -> np.ndarray:
     Raises
     ------
     ValueError
-        If an input does not have the documented trailing shape or is not finite.
+        If an input does not have the documented trailing shape or is not finite, or the batch
+        shapes of the arguments do not broadcast (the message names each).
     """
     a = as_array(a, "a", (6,))
     p = as_array(p, "p", (3,))
     v = as_array(v, "v", (6,))
-    return a[..., 3:] + np.cross(a[..., :3], p) + np.cross(v[..., :3], point_velocity(v, p))
+    broadcast_batch(v=(v, 1), a=(a, 1), p=(p, 1))
+    return a[..., 3:] + np.cross(a[..., :3], p) + np.cross(v[..., :3], _point_velocity(v, p))
 
 
 def point_force(f, p) -> np.ndarray:
@@ -112,9 +122,11 @@ def point_force(f, p) -> np.ndarray:
     Raises
     ------
     ValueError
-        If an input does not have the documented trailing shape or is not finite.
+        If an input does not have the documented trailing shape or is not finite, or the batch
+        shapes of the arguments do not broadcast (the message names each).
     """
     f = as_array(f, "f", (3,))
     p = as_array(p, "p", (3,))
+    broadcast_batch(f=(f, 1), p=(p, 1))
     f, p = np.broadcast_arrays(f, p)
     return np.concatenate([np.cross(p, f), f], -1)
