@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._batched import transform_inertia  # X* I X⁻¹, unvalidated: Ad(E) is a transform
+from ._batched import skew_matrix, transform_inertia  # unvalidated kernels
 from ._validate import as_array, as_scalar_array
 from .se3 import Ad, _as_frame
-from .vectors import skew, swap_linear_angular, unskew
+from .vectors import skew, swap_linear_angular
 
 __all__ = [
     "mcI",
@@ -156,10 +156,24 @@ def inertia_params(I) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         1 + np.abs(m).max()
     ):
         raise ValueError("I is not a rigid-body inertia: its lower-right block must be m·1")
-    c = unskew(I[..., :3, 3:]) / m[..., None]
-    C = skew(c)
-    I_c = I[..., :3, :3] - m[..., None, None] * C @ np.swapaxes(C, -1, -2)
+    m, c, I_c = _params(I)
     return m.copy(), c, I_c
+
+
+def _params(I: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(m, c, I_c)`` of rigid-body inertias without checks: eq. 2.63 read backwards.
+
+    The upper-right block is ``m c×``, so ``c`` is read from it (``c = 0`` where ``m = 0``), and
+    ``I_c = Ī_O - m c× c×ᵀ``.
+    """
+    m = I[..., 3, 3]
+    h = I[..., :3, 3:]
+    c = (
+        np.stack([h[..., 2, 1], h[..., 0, 2], h[..., 1, 0]], -1)
+        / np.where(m == 0.0, 1.0, m)[..., None]
+    )
+    C = skew_matrix(c)
+    return m, c, I[..., :3, :3] - m[..., None, None] * C @ np.swapaxes(C, -1, -2)
 
 
 # ------------------------------------------------------------------------------ validation
@@ -226,11 +240,8 @@ def validate_inertia(I, name: str = "I", *, allow_massless: bool = False) -> np.
             f"{name} has zero mass but a non-zero upper-right block m c×: a massless body has "
             "no first moment of mass"
         )
-    # I_c = Ī_O - m c× c×ᵀ (eq. 2.63) with m c× = h, i.e. Ī_O - h hᵀ / m
-    H = h / np.where(massless, 1.0, m)[..., None, None]
-    I_O = I[..., :3, :3]
-    I_c = I_O - m[..., None, None] * H @ np.swapaxes(H, -1, -2)
-    noise = 1e-12 * np.abs(I_O).max(axis=(-2, -1))  # round-off of the subtraction above
+    _, _, I_c = _params(I)
+    noise = 1e-12 * np.abs(I[..., :3, :3]).max(axis=(-2, -1))  # round-off in I_c = Ī_O - m c× c×ᵀ
     what = f"{name}: the rotational inertia about the centre of mass"
     _check_rotational_inertia(I_c, what, definite=not allow_massless, noise=noise)
     return I
@@ -267,8 +278,8 @@ def inertia_inverse(I) -> np.ndarray:
     ValueError
         If ``I`` is not a rigid-body inertia (see :func:`validate_inertia`).
     """
-    m, c, J = inertia_params(validate_inertia(I))
-    C = skew(c)
+    m, c, J = _params(validate_inertia(I))
+    C = skew_matrix(c)
     J_inv = np.linalg.inv(J)
     M_inv = np.zeros(J.shape[:-2] + (6, 6))
     M_inv[..., :3, :3] = np.eye(3) / m[..., None, None] - C @ J_inv @ C
@@ -305,11 +316,11 @@ def inertia_factor(I) -> np.ndarray:
     ValueError
         If ``I`` is not a rigid-body inertia (see :func:`validate_inertia`).
     """
-    m, c, J = inertia_params(validate_inertia(I))
+    m, c, J = _params(validate_inertia(I))
     sqrt_m = np.sqrt(m)[..., None, None]
     G = np.zeros(J.shape[:-2] + (6, 6))
     G[..., :3, :3] = sqrt_m * np.eye(3)
-    G[..., 3:, :3] = sqrt_m * skew(c)
+    G[..., 3:, :3] = sqrt_m * skew_matrix(c)
     G[..., 3:, 3:] = np.linalg.cholesky(J)
     return swap_linear_angular(G)
 
@@ -571,7 +582,7 @@ def principal_axes(I) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     ValueError
         If ``I`` is not a rigid-body inertia (see :func:`validate_inertia`).
     """
-    m, c, I_c = inertia_params(validate_inertia(I))
+    m, c, I_c = _params(validate_inertia(I))
     d, R = np.linalg.eigh(I_c)
     R = R * np.sign(np.linalg.det(R))[..., None, None]
     return m, c, R, d
