@@ -1,16 +1,53 @@
 """Unvalidated batched kernels for the inner loops of the tree algorithms.
 
-The public functions of :mod:`spatial.vectors` validate their arguments, which costs more than
-the arithmetic on 6-vectors.  The recursive algorithms validate ``q``, ``q̇``, ... once at their
-entry point and then call these kernels, which accept any leading batch dimensions.
+The public functions of :mod:`spatial.vectors` validate their arguments (shapes, finiteness,
+the structure of a Plücker transform), which costs more than the arithmetic on 6-vectors.  They
+do it once and then call the kernels here; the recursive algorithms validate ``q``, ``q̇``, ...
+once at their entry point and call the kernels directly on the transforms they build.  Every
+kernel accepts any leading batch dimensions and trusts its arguments.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .vectors import _crm as crm_matrix  # v× (..., 6, 6) without validation (eq. 2.31)
-from .vectors import skew
+# ------------------------------------------------------------------------ cross operators
+# a× (eq. 2.23) and v× (eq. 2.31) are linear in a and v: each is one small matrix product with
+# a constant basis whose row k is e_k× (3x3) or e_k× (6x6), flattened
+
+
+def _skew_basis() -> np.ndarray:
+    """The (3, 9) matrix whose row k is ``e_k×`` (eq. 2.23)."""
+    basis = np.zeros((3, 3, 3))
+    for k in range(3):
+        i, j = (k + 1) % 3, (k + 2) % 3
+        basis[k, j, i], basis[k, i, j] = 1.0, -1.0  # (e_k×) e_i = e_j
+    return basis.reshape(3, 9)
+
+
+_SKEW_BASIS = _skew_basis()
+
+
+def _crm_basis() -> np.ndarray:
+    """The (6, 36) matrix whose row k is ``e_k×`` for motion vectors (eq. 2.31)."""
+    basis = np.zeros((6, 6, 6))
+    for k in range(3):
+        basis[k, :3, :3] = basis[k, 3:, 3:] = _SKEW_BASIS[k].reshape(3, 3)  # ω×
+        basis[k + 3, 3:, :3] = _SKEW_BASIS[k].reshape(3, 3)  # v_O×
+    return basis.reshape(6, 36)
+
+
+_CRM_BASIS = _crm_basis()
+
+
+def skew_matrix(a: np.ndarray) -> np.ndarray:
+    """``a×`` (..., 3, 3) of 3-vectors ``a`` (..., 3) (eq. 2.23)."""
+    return (a @ _SKEW_BASIS).reshape(a.shape[:-1] + (3, 3))
+
+
+def crm_matrix(v: np.ndarray) -> np.ndarray:
+    """``v×`` (..., 6, 6) of motion vectors ``v`` (..., 6) (eq. 2.31)."""
+    return (v @ _CRM_BASIS).reshape(v.shape[:-1] + (6, 6))
 
 
 def T(X: np.ndarray) -> np.ndarray:
@@ -38,9 +75,62 @@ def force_cross_bar(h: np.ndarray) -> np.ndarray:
 
     ``v ×* h`` (eq. 2.34) is linear in ``v`` too; this is its matrix, ``[[-n×, -f×], [-f×, 0]]``.
     """
-    n_x, f_x = skew(h[..., :3]), skew(h[..., 3:])
+    n_x, f_x = skew_matrix(h[..., :3]), skew_matrix(h[..., 3:])
     out = np.zeros(h.shape[:-1] + (6, 6))
     out[..., :3, :3] = -n_x
     out[..., :3, 3:] = -f_x
     out[..., 3:, :3] = -f_x
     return out
+
+
+# ----------------------------------------------------------------------- Plücker transforms
+# X = [[E, 0], [B, E]] with B = -E r× (eq. 2.24); every kernel reads only the blocks E and B
+
+
+def rot(E: np.ndarray) -> np.ndarray:
+    """``rot(E) = blkdiag(E, E)`` (..., 6, 6) (Table 2.2)."""
+    X = np.zeros(E.shape[:-2] + (6, 6))
+    X[..., :3, :3] = E
+    X[..., 3:, 3:] = E
+    return X
+
+
+def plux(E: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """``rot(E) xlt(r) = [[E, 0], [-E r×, E]]`` (eq. 2.24); ``E`` and ``r`` broadcast."""
+    E, r = np.asarray(E), np.asarray(r)
+    X = np.zeros(np.broadcast_shapes(E.shape[:-2], r.shape[:-1]) + (6, 6))
+    X[..., :3, :3] = E
+    X[..., 3:, 3:] = E
+    X[..., 3:, :3] = -E @ skew_matrix(r)
+    return X
+
+
+def xinv(X: np.ndarray) -> np.ndarray:
+    """``X⁻¹ = [[Eᵀ, 0], [Bᵀ, Eᵀ]]`` (eq. 2.26), by transposing the 3x3 blocks."""
+    E_T, B_T = T(X[..., :3, :3]), T(X[..., 3:, :3])
+    Y = np.zeros(X.shape)
+    Y[..., :3, :3] = E_T
+    Y[..., 3:, 3:] = E_T
+    Y[..., 3:, :3] = B_T
+    return Y
+
+
+def inv_motion(X: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """``X⁻¹ v`` for motion vectors ``v`` (..., 6) (Table A.4): ``[Eᵀ ω; Bᵀ ω + Eᵀ v_O]``."""
+    w, u = v[..., None, :3], v[..., None, 3:]
+    return np.concatenate(
+        [(w @ X[..., :3, :3])[..., 0, :], (w @ X[..., 3:, :3] + u @ X[..., 3:, 3:])[..., 0, :]], -1
+    )
+
+
+def apply_force(X: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """``X* f = [E n + B f; E f]`` for force vectors ``f = [n; f]`` (..., 6) (eq. 2.25)."""
+    E = X[..., :3, :3]
+    n, g = f[..., :3, None], f[..., 3:, None]
+    return np.concatenate([(E @ n + X[..., 3:, :3] @ g)[..., 0], (E @ g)[..., 0]], -1)
+
+
+def transform_inertia(X: np.ndarray, I: np.ndarray) -> np.ndarray:
+    """``X* I X⁻¹`` (..., 6, 6) (eq. 2.66), with ``X* = X⁻ᵀ``."""
+    Xi = xinv(X)
+    return T(Xi) @ I @ Xi

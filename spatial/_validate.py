@@ -250,3 +250,34 @@ def relaxation_factor(omega: float) -> float:
     if not 0 < omega < 2:
         raise ValueError(f"relaxation factor omega must be in (0, 2), got {omega!r}")
     return float(omega)
+
+
+# --- batch shapes (one message for every function that combines batched arguments)
+
+__all__ += ["broadcast_batch"]
+
+
+def broadcast_batch(**arrays) -> tuple[int, ...]:
+    """The common batch shape of several arrays, each given as ``name=(array, core_ndim)``.
+
+    The batch shape of an array is its shape without the last ``core_ndim`` axes (a spatial
+    vector has 1, a 6x6 matrix 2); arrays given as ``None`` are skipped.  The batch shapes must
+    broadcast together (NumPy's rules).
+
+    Returns
+    -------
+    tuple of int
+        The broadcast batch shape.
+
+    Raises
+    ------
+    ValueError
+        ``"the batch shapes do not broadcast: X (2,), f (3,)"``, naming every array and its
+        batch shape, if they do not.
+    """
+    shapes = {name: a.shape[: a.ndim - core] for name, (a, core) in arrays.items() if a is not None}
+    try:
+        return np.broadcast_shapes(*shapes.values())
+    except ValueError:
+        detail = ", ".join(f"{name} {shape}" for name, shape in shapes.items())
+        raise ValueError(f"the batch shapes do not broadcast: {detail}") from None

@@ -10,6 +10,12 @@ linear-first, ``[[m 1, -m c×], [m c×, I_c - m c× c×]]``; the functions that 
 derivations (:func:`inertia_inverse`, :func:`inertia_factor`) build the linear-first matrix and
 convert it with :func:`spatial.swap_linear_angular`.
 
+Every inertia is checked by one rule, :func:`validate_inertia`: the block structure of eq. 2.63,
+a positive mass, and a rotational inertia ``I_c`` that is positive definite with principal
+moments obeying the triangle inequality ``d₁ + d₂ ≥ d₃`` (no mass distribution breaks it);
+``allow_massless=True`` admits the massless bodies and point masses a kinematic tree may contain.
+:func:`mcI` applies the same test to the ``I_c`` it is given.
+
 Shapes return their inertia about their own centre, axes along their symmetry axes, or, given a
 frame ``E`` (the pose of the shape's centre frame in the body frame), the same inertia expressed
 in the body frame.
@@ -20,13 +26,12 @@ notes §0.1; Sueda §1.7 (eq. 1.24) and §1.7.1 (eqs. 1.25–1.26).
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
+from ._batched import skew_matrix, transform_inertia  # unvalidated kernels
 from ._validate import as_array, as_scalar_array
 from .se3 import Ad, _as_frame
-from .vectors import skew, swap_linear_angular, transform_inertia, unskew
+from .vectors import skew, swap_linear_angular
 
 __all__ = [
     "mcI",
@@ -44,13 +49,40 @@ __all__ = [
 ]
 
 
-def _require_spd(I_c: np.ndarray, name: str) -> None:
-    sym_err = np.abs(I_c - np.swapaxes(I_c, -1, -2)).max(initial=0.0)
-    if sym_err > 1e-9 * (1.0 + np.abs(I_c).max(initial=0.0)):
-        raise ValueError(f"{name} must be symmetric (max asymmetry {sym_err:.2e})")
-    smallest = np.linalg.eigvalsh(I_c).min(initial=np.inf)
-    if smallest <= 0.0:
-        raise ValueError(f"{name} must be positive definite (smallest eigenvalue {smallest:.3g})")
+#: Relative tolerance of the tests on the principal moments (semi-definiteness and the triangle
+#: inequality): a needle or a flat plate lies exactly on a boundary, and round-off must not push
+#: it over.
+_TRIANGLE_RTOL = 1e-9
+
+
+def _check_rotational_inertia(I_c: np.ndarray, what: str, *, definite: bool, noise=0.0) -> None:
+    """The rule for a rotational inertia about the centre of mass (``I_c`` symmetric, (..., 3, 3)).
+
+    Its principal moments ``d₁ ≤ d₂ ≤ d₃`` (eigenvalues) must be positive (``definite``) or
+    non-negative, and obey the triangle inequality ``d₁ + d₂ ≥ d₃``: in principal axes
+    ``d₁ + d₂ - d₃ = 2 ∫ z² dm ≥ 0`` for any mass distribution.  ``noise`` is the size of the
+    round-off in ``I_c`` (when it was computed from a larger matrix), added to the tolerances.
+    ``what`` names the matrix in the messages.
+    """
+    d = np.linalg.eigvalsh(0.5 * (I_c + np.swapaxes(I_c, -1, -2)))
+    if d.size == 0:
+        return
+    d1, d2, d3 = d[..., 0], d[..., 1], d[..., 2]
+    if definite and np.any(d1 <= 0.0):
+        raise ValueError(f"{what} must be positive definite (smallest eigenvalue {d1.min():.3g})")
+    if not definite and np.any(d1 < -(_TRIANGLE_RTOL * np.abs(d3) + noise)):
+        raise ValueError(
+            f"{what} must be positive semi-definite (smallest eigenvalue {d1.min():.3g})"
+        )
+    excess = d3 - d1 - d2
+    violation = excess - (_TRIANGLE_RTOL * np.abs(d3) + noise)
+    if np.any(violation > 0.0):
+        k = np.unravel_index(np.argmax(violation), violation.shape)
+        moments = ", ".join(f"{x:.6g}" for x in d[k])
+        raise ValueError(
+            f"{what} violates the triangle inequality d1 + d2 >= d3 of principal moments "
+            f"({moments}): no mass distribution has this rotational inertia"
+        )
 
 
 def mcI(m, c, I_c) -> np.ndarray:
@@ -65,7 +97,8 @@ def mcI(m, c, I_c) -> np.ndarray:
     c : array_like, shape (..., 3)
         Centre of mass in the body frame.
     I_c : array_like, shape (..., 3, 3)
-        Rotational inertia about the centre of mass, symmetric positive definite.
+        Rotational inertia about the centre of mass, symmetric positive definite, with principal
+        moments obeying the triangle inequality (see :func:`validate_inertia`).
 
     Returns
     -------
@@ -74,14 +107,18 @@ def mcI(m, c, I_c) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``m`` is not positive, or ``I_c`` is not symmetric positive definite, or shapes differ.
+        If ``m`` is not positive, ``I_c`` is not symmetric positive definite or violates the
+        triangle inequality ``d1 + d2 >= d3`` of its principal moments, or shapes differ.
     """
     m = as_scalar_array(m, "m")
     if np.any(m <= 0):
         raise ValueError(f"m (mass) must be positive, got {m}")
     c = as_array(c, "c", (3,))
     I_c = as_array(I_c, "I_c", (3, 3))
-    _require_spd(I_c, "I_c")
+    sym_err = np.abs(I_c - np.swapaxes(I_c, -1, -2)).max(initial=0.0)
+    if sym_err > 1e-9 * (1.0 + np.abs(I_c).max(initial=0.0)):
+        raise ValueError(f"I_c must be symmetric (max asymmetry {sym_err:.2e})")
+    _check_rotational_inertia(I_c, "I_c", definite=True)
     C = skew(c)
     mm = m[..., None, None]
     shape = np.broadcast_shapes(mm.shape, C.shape, I_c.shape)
@@ -119,44 +156,49 @@ def inertia_params(I) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         1 + np.abs(m).max()
     ):
         raise ValueError("I is not a rigid-body inertia: its lower-right block must be m·1")
-    c = unskew(I[..., :3, 3:]) / m[..., None]
-    C = skew(c)
-    I_c = I[..., :3, :3] - m[..., None, None] * C @ np.swapaxes(C, -1, -2)
+    m, c, I_c = _params(I)
     return m.copy(), c, I_c
+
+
+def _params(I: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(m, c, I_c)`` of rigid-body inertias without checks: eq. 2.63 read backwards.
+
+    The upper-right block is ``m c×``, so ``c`` is read from it (``c = 0`` where ``m = 0``), and
+    ``I_c = Ī_O - m c× c×ᵀ``.
+    """
+    m = I[..., 3, 3]
+    h = I[..., :3, 3:]
+    c = (
+        np.stack([h[..., 2, 1], h[..., 0, 2], h[..., 1, 0]], -1)
+        / np.where(m == 0.0, 1.0, m)[..., None]
+    )
+    C = skew_matrix(c)
+    return m, c, I[..., :3, :3] - m[..., None, None] * C @ np.swapaxes(C, -1, -2)
 
 
 # ------------------------------------------------------------------------------ validation
 
 
-def _as_rigid_structure(I, name: str) -> np.ndarray:
-    """Check the block structure of eq. 2.63: symmetric, ``m·1`` with ``m > 0``, skew ``m c×``."""
-    I = as_array(I, name, (6, 6))
-    scale = 1.0 + np.abs(I).max(initial=0.0)
-    if np.abs(I - np.swapaxes(I, -1, -2)).max(initial=0.0) > 1e-9 * scale:
-        raise ValueError(f"{name} must be symmetric")
-    m = I[..., 3, 3]
-    if np.any(m <= 0):
-        raise ValueError(f"{name} has non-positive mass m = I[..., 3, 3]; mass must be > 0")
-    if np.abs(I[..., 3:, 3:] - m[..., None, None] * np.eye(3)).max(initial=0.0) > 1e-9 * scale:
-        raise ValueError(f"{name} is not a rigid-body inertia: its lower-right block must be m·1")
-    h = I[..., :3, 3:]
-    if np.abs(h + np.swapaxes(h, -1, -2)).max(initial=0.0) > 1e-9 * scale:
-        raise ValueError(
-            f"{name} is not a rigid-body inertia: its upper-right block must be skew (m c×)"
-        )
-    return I
-
-
-def validate_inertia(I, name: str = "I") -> np.ndarray:
+def validate_inertia(I, name: str = "I", *, allow_massless: bool = False) -> np.ndarray:
     """Check that ``I`` is the spatial inertia of a rigid body and return it as an array.
 
-    The checks: shape ``(..., 6, 6)`` and finite; symmetric; lower-right block ``m·1`` with
-    ``m > 0``; upper-right block skew-symmetric (``m c×``); rotational inertia about the centre
-    of mass ``I_c`` positive definite.  These make ``I`` symmetric positive definite, which is
-    all the dynamics needs.  A real mass distribution also satisfies the triangle inequality of
-    its principal moments, ``d₁ + d₂ ≥ d₃`` (each moment is an integral of two of the three
-    squared coordinates); an inertia that breaks it gives well-defined but unphysical dynamics,
-    so it only triggers a ``UserWarning``, not an error.
+    The one rule for every inertia in the package (Featherstone eq. 2.63):
+
+    * shape ``(..., 6, 6)``, finite, symmetric;
+    * lower-right block ``m·1`` with ``m > 0`` (``m ≥ 0`` with ``allow_massless``);
+    * upper-right block skew-symmetric, ``m c×`` (zero when ``m = 0``);
+    * rotational inertia about the centre of mass ``I_c`` positive definite (positive
+      semi-definite with ``allow_massless``);
+    * principal moments ``d₁ ≤ d₂ ≤ d₃`` of ``I_c`` obeying the triangle inequality
+      ``d₁ + d₂ ≥ d₃`` (to a relative 1e-9, so that a thin rod or a flat plate, which lie on
+      the boundary, pass).  Each moment integrates two of the three squared coordinates, so
+      ``d₁ + d₂ - d₃ = 2 ∫ z² dm ≥ 0`` in principal axes: no body has an inertia that breaks it.
+
+    ``allow_massless`` is for the bodies of a kinematic tree, which may be massless (``I = 0``,
+    an intermediate body between two joints) or concentrated in points (a pendulum bob, whose
+    ``I_c = 0``): the tree algorithms need only the composite and articulated inertias to be
+    invertible.  Formulations that invert each body's inertia (maximal coordinates) use the
+    default.
 
     Parameters
     ----------
@@ -164,6 +206,8 @@ def validate_inertia(I, name: str = "I") -> np.ndarray:
         Spatial inertia, angular-first (Featherstone eq. 2.63).
     name : str
         Name used in error messages.
+    allow_massless : bool
+        Accept ``m = 0`` and a singular ``I_c`` (see above).
 
     Returns
     -------
@@ -172,29 +216,34 @@ def validate_inertia(I, name: str = "I") -> np.ndarray:
     Raises
     ------
     ValueError
-        If any of the checks above fails.
-
-    Warns
-    -----
-    UserWarning
-        If the principal moments violate the triangle inequality (beyond 1e-9 relative).
+        Naming ``name`` and the property, if any of the checks above fails.
     """
-    I = _as_rigid_structure(I, name)
-    _, _, I_c = inertia_params(I)
-    d = np.linalg.eigvalsh(I_c)
-    if np.any(d <= 0.0):
+    I = as_array(I, name, (6, 6))
+    scale = 1.0 + np.abs(I).max(initial=0.0)
+    if np.abs(I - np.swapaxes(I, -1, -2)).max(initial=0.0) > 1e-9 * scale:
+        raise ValueError(f"{name} must be symmetric")
+    m = I[..., 3, 3]
+    if allow_massless and np.any(m < 0):
+        raise ValueError(f"{name} has negative mass m = I[..., 3, 3] = {m.min():.3g}; need m ≥ 0")
+    if not allow_massless and np.any(m <= 0):
+        raise ValueError(f"{name} has non-positive mass m = I[..., 3, 3]; mass must be > 0")
+    if np.abs(I[..., 3:, 3:] - m[..., None, None] * np.eye(3)).max(initial=0.0) > 1e-9 * scale:
+        raise ValueError(f"{name} is not a rigid-body inertia: its lower-right block must be m·1")
+    h = I[..., :3, 3:]
+    if np.abs(h + np.swapaxes(h, -1, -2)).max(initial=0.0) > 1e-9 * scale:
         raise ValueError(
-            f"{name}: the rotational inertia about the centre of mass must be positive definite "
-            f"(smallest principal moment {d.min():.3g})"
+            f"{name} is not a rigid-body inertia: its upper-right block must be skew (m c×)"
         )
-    excess = d[..., 2] - d[..., 0] - d[..., 1]
-    if np.any(excess > 1e-9 * d[..., 2]):
-        warnings.warn(
-            f"{name}: principal moments violate the triangle inequality d1 + d2 >= d3 "
-            f"(by {excess.max():.3g}); no mass distribution has this inertia",
-            UserWarning,
-            stacklevel=2,
+    massless = m == 0.0
+    if np.any(massless) and np.abs(h[massless]).max(initial=0.0) > 1e-9 * scale:
+        raise ValueError(
+            f"{name} has zero mass but a non-zero upper-right block m c×: a massless body has "
+            "no first moment of mass"
         )
+    _, _, I_c = _params(I)
+    noise = 1e-12 * np.abs(I[..., :3, :3]).max(axis=(-2, -1))  # round-off in I_c = Ī_O - m c× c×ᵀ
+    what = f"{name}: the rotational inertia about the centre of mass"
+    _check_rotational_inertia(I_c, what, definite=not allow_massless, noise=noise)
     return I
 
 
@@ -229,8 +278,8 @@ def inertia_inverse(I) -> np.ndarray:
     ValueError
         If ``I`` is not a rigid-body inertia (see :func:`validate_inertia`).
     """
-    m, c, J = inertia_params(validate_inertia(I))
-    C = skew(c)
+    m, c, J = _params(validate_inertia(I))
+    C = skew_matrix(c)
     J_inv = np.linalg.inv(J)
     M_inv = np.zeros(J.shape[:-2] + (6, 6))
     M_inv[..., :3, :3] = np.eye(3) / m[..., None, None] - C @ J_inv @ C
@@ -267,11 +316,11 @@ def inertia_factor(I) -> np.ndarray:
     ValueError
         If ``I`` is not a rigid-body inertia (see :func:`validate_inertia`).
     """
-    m, c, J = inertia_params(validate_inertia(I))
+    m, c, J = _params(validate_inertia(I))
     sqrt_m = np.sqrt(m)[..., None, None]
     G = np.zeros(J.shape[:-2] + (6, 6))
     G[..., :3, :3] = sqrt_m * np.eye(3)
-    G[..., 3:, :3] = sqrt_m * skew(c)
+    G[..., 3:, :3] = sqrt_m * skew_matrix(c)
     G[..., 3:, 3:] = np.linalg.cholesky(J)
     return swap_linear_angular(G)
 
@@ -490,9 +539,7 @@ def composite_inertia(inertias, frames=None) -> np.ndarray:
     I = as_array(inertias, "inertias", (6, 6))
     if I.ndim < 3 or I.shape[0] == 0:
         raise ValueError(f"inertias must have shape (n, ..., 6, 6) with n >= 1, got {I.shape}")
-    _as_rigid_structure(I, "inertias")
-    if np.any(np.linalg.eigvalsh(I) < -1e-9 * (1.0 + np.abs(I).max())):
-        raise ValueError("inertias must be positive semi-definite")
+    validate_inertia(I, "inertias", allow_massless=True)
     if frames is not None:
         frames = _as_frame(frames, "frames")
         if frames.ndim < 3 or frames.shape[0] != I.shape[0]:
@@ -535,7 +582,7 @@ def principal_axes(I) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     ValueError
         If ``I`` is not a rigid-body inertia (see :func:`validate_inertia`).
     """
-    m, c, I_c = inertia_params(validate_inertia(I))
+    m, c, I_c = _params(validate_inertia(I))
     d, R = np.linalg.eigh(I_c)
     R = R * np.sign(np.linalg.det(R))[..., None, None]
     return m, c, R, d

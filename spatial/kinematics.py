@@ -29,12 +29,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._batched import cross_motion
+from ._batched import cross_motion, inv_motion, xinv  # unvalidated: the transforms are built here
 from ._batched import mv as _mv
 from ._validate import as_array
 from .model import Model
 from .se3 import material_jacobian
-from .vectors import inv_motion, pluho, point_acceleration, unskew, xinv
+from .vectors import pluho, point_acceleration, unskew
 
 __all__ = [
     "forward_kinematics",

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._validate import as_array
+from .inertia import validate_inertia
 from .joints import Cylindrical, Fixed, Joint, Planar, Prismatic, Revolute, Spherical, SphericalYPR
 from .vectors import _as_plucker
 
@@ -29,25 +30,6 @@ __all__ = ["Model", "LoopJoint", "LOOP_JOINT_TYPES"]
 #: and the loop position error ``δ`` of Table 8.1 has a closed form
 #: (:func:`spatial.dynamics.loops.loop_jcalc`).  ``Fixed`` is the universal loop joint.
 LOOP_JOINT_TYPES = (Fixed, Revolute, Prismatic, Cylindrical, Planar, Spherical, SphericalYPR)
-
-
-def _check_rigid_body_inertia(I: np.ndarray, name: str) -> None:
-    """Raise ``ValueError`` unless ``I`` is a symmetric PSD rigid-body inertia (eq. 2.63 form)."""
-    scale = 1.0 + np.abs(I).max()
-    if np.abs(I - I.T).max() > 1e-9 * scale:
-        raise ValueError(f"{name} must be symmetric")
-    m = I[3, 3]
-    if m < 0 or np.abs(I[3:, 3:] - m * np.eye(3)).max() > 1e-9 * scale:
-        raise ValueError(
-            f"{name} is not a rigid-body inertia: lower-right block must be m·1, m ≥ 0"
-        )
-    h = I[:3, 3:]
-    if np.abs(h + h.T).max() > 1e-9 * scale:
-        raise ValueError(
-            f"{name} is not a rigid-body inertia: upper-right block must be skew (m c×)"
-        )
-    if np.linalg.eigvalsh(I).min() < -1e-9 * scale:
-        raise ValueError(f"{name} must be positive semi-definite")
 
 
 @dataclass(frozen=True)
@@ -179,8 +161,10 @@ class Model:
         ValueError
             If the parent does not exist yet (parents must precede children), the joint is
             not a :class:`~spatial.joints.Joint`, ``X_tree`` is not a single Plücker
-            transform, ``inertia`` is not a symmetric PSD rigid-body inertia, or the name is
-            already taken.
+            transform, ``inertia`` is not the inertia of a rigid body that may be massless or
+            concentrated in points (:func:`spatial.validate_inertia` with
+            ``allow_massless=True``; e.g. its principal moments violate the triangle
+            inequality), or the name is already taken.
         """
         i = self.NB + 1
         if isinstance(parent, bool) or not isinstance(parent, (int, np.integer)):
@@ -200,7 +184,7 @@ class Model:
         inertia = as_array(inertia, f"inertia of body {i}", (6, 6))
         if inertia.shape != (6, 6):
             raise ValueError(f"inertia of body {i} must be a single 6x6 matrix")
-        _check_rigid_body_inertia(inertia, f"inertia of body {i}")
+        validate_inertia(inertia, f"inertia of body {i}", allow_massless=True)
         name = f"body{i}" if name is None else str(name)
         if name in self.names:
             raise ValueError(f"body name {name!r} is already used")

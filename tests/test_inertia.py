@@ -317,13 +317,83 @@ def test_mcI_and_inertia_params_reject_bad_input(fn, args, match):
         fn(*args)
 
 
-def test_triangle_inequality_warns_but_is_allowed():
-    I = mcI(1.0, np.zeros(3), np.diag([1.0, 1.0, 3.0]))  # 1 + 1 < 3: no such body
-    with pytest.warns(UserWarning, match="triangle inequality"):
+def test_triangle_inequality_is_an_error_naming_the_moments():
+    # 1 + 1 < 5: no mass distribution has these principal moments
+    triangle = r"violates the triangle inequality d1 \+ d2 >= d3 of principal moments \(1, 1, 5\)"
+    with pytest.raises(ValueError, match="I_c " + triangle):
+        mcI(1, np.zeros(3), np.diag([1.0, 1, 5]))
+    # the same rotational inertia assembled by hand, turned and moved off the centre of mass
+    R = exp_so3([0.3, -0.2, 0.9])
+    impossible = np.zeros((6, 6))
+    impossible[:3, :3] = R @ np.diag([1.0, 5.0, 1.0]) @ R.T  # I_c, the moments out of order
+    impossible[3:, 3:] = 2.0 * np.eye(3)
+    C = skew([0.1, 0.2, -0.3])
+    impossible[:3, :3] += 2.0 * C @ C.T
+    impossible[:3, 3:], impossible[3:, :3] = 2.0 * C, 2.0 * C.T
+    for fn in (validate_inertia, inertia_inverse, inertia_factor, principal_axes):
+        with pytest.raises(ValueError, match="I: the rotational inertia about the centre of mass "):
+            fn(impossible)
+    with pytest.raises(ValueError, match=triangle):
+        validate_inertia(impossible, allow_massless=True)
+
+
+def test_triangle_inequality_tolerance_is_relative():
+    for scale in (1e-6, 1.0, 1e6):
+        validate_inertia(mcI(scale, np.zeros(3), scale * np.diag([1.0, 1.0, 2.0])))  # boundary
+        with pytest.raises(ValueError, match="triangle inequality"):
+            mcI(scale, np.zeros(3), scale * np.diag([1.0, 1.0, 2.0 + 1e-6]))
+
+
+def test_bodies_on_the_boundary_of_the_triangle_inequality_pass(rng):
+    # flat bodies (all mass in one plane) have d1 + d2 = d3 exactly: round-off must not reject
+    # them, wherever they sit and however they are turned
+    plates = [cuboid_inertia(2.0, 1.0, 0.5, 1e-9), ellipsoid_inertia(1.0, 0.3, 1e-10, 0.7)]
+    # needles also have a zero moment, d1 = 0, below round-off: only a tree body may be one
+    needles = [cuboid_inertia(2.0, 1e-12, 1.0, 1e-12), cylinder_inertia(1.0, 1e-9, 2.0)]
+    for I in plates + needles:
+        for _ in range(5):
+            E = frame(exp_so3(rng.normal(size=3)), 10.0 * rng.normal(size=3))
+            moved = composite_inertia(I[None], E[None])
+            validate_inertia(moved, allow_massless=True)
+            if any(I is plate for plate in plates):
+                validate_inertia(moved)
+    # a plate of point masses: singular parts, a flat whole
+    xy = rng.uniform(-1.0, 1.0, (50, 2))
+    points = np.concatenate([xy, np.zeros((50, 1))], -1) @ exp_so3(rng.normal(size=3)).T + 5.0
+    plate = composite_inertia(point_mass_inertia(rng.uniform(0.1, 1.0, 50), points))
+    validate_inertia(plate)
+    m, c, I_c = inertia_params(plate)
+    mcI(m, c, I_c)
+
+
+def test_massless_and_point_mass_inertias_only_with_allow_massless():
+    bob = point_mass_inertia(1.0, [0.0, -1.0, 0.0])
+    validate_inertia(bob, allow_massless=True)
+    validate_inertia(np.zeros((6, 6)), allow_massless=True)
+    with pytest.raises(ValueError, match="must be positive definite"):
+        validate_inertia(bob)
+    with pytest.raises(ValueError, match="non-positive mass"):
+        validate_inertia(np.zeros((6, 6)))
+    with pytest.raises(ValueError, match=r"negative mass m = I\[\.\.\., 3, 3\] = -1; need m ≥ 0"):
+        validate_inertia(-bob, allow_massless=True)
+    first_moment = np.zeros((6, 6))
+    first_moment[:3, :3] = np.eye(3)
+    first_moment[:3, 3:] = skew([0.0, 0.0, 1.0])
+    first_moment[3:, :3] = skew([0.0, 0.0, 1.0]).T
+    with pytest.raises(ValueError, match="zero mass but a non-zero upper-right block"):
+        validate_inertia(first_moment, "J", allow_massless=True)
+    indefinite = bob.copy()
+    indefinite[0, 0] -= 0.5
+    with pytest.raises(ValueError, match="must be positive semi-definite"):
+        validate_inertia(indefinite, allow_massless=True)
+
+
+def test_a_batch_reports_its_worst_violation():
+    I_c = np.stack([np.diag([1.0, 1.0, 1.5]), np.diag([1.0, 1.0, 4.0]), np.diag([1.0, 1.0, 3.0])])
+    I = np.zeros((3, 6, 6))
+    I[:, :3, :3], I[:, 3:, 3:] = I_c, np.eye(3)
+    with pytest.raises(ValueError, match=r"principal moments \(1, 1, 4\)"):
         validate_inertia(I)
-    with pytest.warns(UserWarning, match="triangle inequality"):
-        inv = inertia_inverse(I)
-    np.testing.assert_allclose(inv @ I, np.eye(6), atol=1e-14)
 
 
 def test_shape_argument_errors():

@@ -115,6 +115,18 @@ def test_bad_inertias():
         model.add_body(0, Revolute(), np.eye(6), np.eye(3))
 
 
+def test_inertia_rule_is_the_one_of_validate_inertia():
+    model = sp.Model()
+    impossible = np.zeros((6, 6))
+    impossible[:3, :3], impossible[3:, 3:] = np.diag([1.0, 1.0, 5.0]), np.eye(3)
+    with pytest.raises(ValueError, match=r"inertia of body 1: .* triangle inequality d1 \+ d2"):
+        model.add_body(0, Revolute(), np.eye(6), impossible)
+    # a tree body may be massless or a point mass
+    model.add_body(0, Revolute(), np.eye(6), np.zeros((6, 6)))
+    model.add_body(1, Revolute(), np.eye(6), sp.point_mass_inertia(1.0, [0.0, -1.0, 0.0]))
+    assert model.NB == 2
+
+
 def test_duplicate_names_and_unknown_names():
     model = sp.Model()
     model.add_body(0, Revolute(), np.eye(6), I1, name="arm")

@@ -232,7 +232,8 @@ def test_embedding_commutes_with_inertia(rng):
     # any 3D body moving in the plane has the planar inertia of eq. 2.78
     L = rng.standard_normal((N, 3, 3))
     c3 = rng.standard_normal((N, 3))
-    I3 = L @ np.swapaxes(L, -1, -2) + np.eye(3)
+    second_moment = L @ np.swapaxes(L, -1, -2) + np.eye(3)  # ∫ x xᵀ dm of some body
+    I3 = np.trace(second_moment, axis1=-2, axis2=-1)[:, None, None] * np.eye(3) - second_moment
     close(pl.restrict(sp.mcI(m, c3, I3)), pl.mcI(m, c3[:, :2], I3[:, 2, 2]))
 
 

@@ -279,7 +279,9 @@ def random_inertia(rng, shape=()):
     m = rng.uniform(0.5, 2.0, shape)
     c = rng.standard_normal(shape + (3,))
     L = rng.standard_normal(shape + (3, 3))
-    Ic = L @ np.swapaxes(L, -1, -2) + np.eye(3)
+    second_moment = L @ np.swapaxes(L, -1, -2) + np.eye(3)  # ∫ x xᵀ dm of some body
+    trace = np.trace(second_moment, axis1=-2, axis2=-1)[..., None, None]
+    Ic = trace * np.eye(3) - second_moment  # ∫ (|x|² 1 - x xᵀ) dm: a physical inertia
     return m, c, Ic
 
 
@@ -594,3 +596,137 @@ def test_unplux_rejects_matrices_that_are_not_plucker_transforms(rng):
         sp.unplux(np.diag([1.0, 1.0, -1.0, 1.0, 1.0, -1.0]))
     with pytest.raises(ValueError, match="not a Plücker transform"):
         sp.transform_point(bad_bottom_left, np.zeros(3))
+
+
+# every function that assumes its argument is a Plücker transform, called with a good one
+TRANSFORM_FUNCTIONS = {
+    "xinv": lambda X: sp.xinv(X),
+    "xstar": lambda X: sp.xstar(X),
+    "unplux": lambda X: sp.unplux(X),
+    "pluho": lambda X: sp.pluho(X),
+    "XtoV": lambda X: sp.XtoV(X),
+    "inv_motion": lambda X: sp.inv_motion(X, np.ones(6)),
+    "apply_force": lambda X: sp.apply_force(X, np.ones(6)),
+    "inv_force": lambda X: sp.inv_force(X, np.ones(6)),
+    "transform_inertia": lambda X: sp.transform_inertia(X, np.eye(6)),
+    "inv_transform_inertia": lambda X: sp.inv_transform_inertia(X, np.eye(6)),
+    "transform_point": lambda X: sp.transform_point(X, np.ones(3)),
+}
+
+
+@pytest.mark.parametrize("fn", sorted(TRANSFORM_FUNCTIONS))
+def test_a_matrix_that_is_not_a_plucker_transform_is_rejected(fn):
+    # 2·1 has the block pattern [[E, 0], [0, E]] but E = 2·1 is not a rotation: before the
+    # check, xinv returned 2·1 (not the inverse) and apply_force a force twice too large
+    with pytest.raises(ValueError, match=r"X is not a Plücker transform: the rotation block of X"):
+        TRANSFORM_FUNCTIONS[fn](2.0 * np.eye(6))
+    X = sp.plux(sp.rz(0.3), [1.0, 2.0, 3.0])
+    TRANSFORM_FUNCTIONS[fn](X)  # a real one passes
+    TRANSFORM_FUNCTIONS[fn](np.stack([X, np.eye(6)]))  # batches too
+
+
+@pytest.mark.parametrize(
+    "block, value, property_",
+    [
+        (
+            (slice(0, 3), slice(3, 6)),
+            0.1,
+            r"upper-right 3x3 block must be zero \(max \|entry\| 0.1\)",
+        ),
+        ((slice(3, 6), slice(3, 6)), 0.1, r"two diagonal 3x3 blocks must be equal"),
+        ((slice(3, 6), slice(0, 3)), 0.1, r"lower-left block must be -E r× for some r"),
+    ],
+)
+def test_the_message_names_the_property_that_fails(block, value, property_):
+    X = sp.plux(sp.rz(0.3), [1.0, 2.0, 3.0])
+    X[block] += value * np.eye(3)
+    for fn in (sp.xinv, lambda X: sp.apply_force(X, np.ones(6))):
+        with pytest.raises(ValueError, match=f"X is not a Plücker transform: its {property_}"):
+            fn(X)
+    reflection = np.diag([1.0, 1.0, -1.0, 1.0, 1.0, -1.0])
+    with pytest.raises(ValueError, match="the rotation block of X is a reflection"):
+        sp.inv_motion(reflection, np.ones(6))
+    sheared = sp.rot(sp.rz(0.3))
+    sheared[:3, :3] = sheared[3:, 3:] = sp.rz(0.3) + 1e-6  # no longer orthonormal
+    with pytest.raises(ValueError, match="the rotation block of X is not orthonormal"):
+        sp.transform_inertia(sheared, np.eye(6))
+
+
+def test_the_plucker_check_tolerance_is_relative(rng):
+    # far-away frames have large lower-left blocks; round-off in them is not an error, and a
+    # relative error above 1e-8 is
+    for distance in (1e-3, 1.0, 1e3, 1e6):
+        X = sp.plux(random_rotation(rng), distance * rng.standard_normal(3))
+        noisy = X * (1.0 + 1e-13 * rng.standard_normal((6, 6)))
+        noisy[:3, 3:] = 0.0
+        noisy[3:, 3:] = noisy[:3, :3]
+        sp.xinv(noisy)
+        bad = X.copy()
+        bad[3:, :3] += 1e-6 * np.abs(X).max() * np.eye(3)
+        with pytest.raises(ValueError, match="lower-left block"):
+            sp.xinv(bad)
+
+
+def test_batched_check_reports_a_bad_member():
+    X = np.stack([sp.plux(sp.rz(0.1 * k), [k, 0.0, 0.0]) for k in range(4)])
+    X[2, :3, :3] *= 1.5
+    with pytest.raises(ValueError, match="not a Plücker transform"):
+        sp.xinv(X)
+
+
+def test_kernels_agree_with_the_public_functions(rng):
+    from spatial import _batched as kernel
+
+    X = sp.plux(random_rotation(rng, (N,)), rng.standard_normal((N, 3)))
+    v, I = rng.standard_normal((N, 6)), sp.mcI(*random_inertia(rng, (N,)))
+    np.testing.assert_array_equal(kernel.xinv(X), sp.xinv(X))
+    np.testing.assert_array_equal(kernel.inv_motion(X, v), sp.inv_motion(X, v))
+    np.testing.assert_array_equal(kernel.apply_force(X, v), sp.apply_force(X, v))
+    np.testing.assert_array_equal(kernel.transform_inertia(X, I), sp.transform_inertia(X, I))
+    E, r = sp.unplux(X)
+    np.testing.assert_array_equal(kernel.plux(E, r), sp.plux(E, r))
+    np.testing.assert_array_equal(kernel.rot(E), sp.rot(E))
+
+
+# every function of spatial.vectors that combines two (or three) batched arguments, with a batch
+# of 2 in its first argument and a batch of 3 in the others
+_X2 = np.stack([np.eye(6)] * 2)
+_E2 = np.stack([np.eye(3)] * 2)
+MISMATCHED = [
+    (sp.plux, (_E2, np.zeros((3, 3))), r"E \(2,\), r \(3,\)"),
+    (sp.inv_motion, (_X2, np.zeros((3, 6))), r"X \(2,\), v \(3,\)"),
+    (sp.apply_force, (_X2, np.zeros((3, 6))), r"X \(2,\), f \(3,\)"),
+    (sp.inv_force, (_X2, np.zeros((3, 6))), r"X \(2,\), f \(3,\)"),
+    (sp.transform_inertia, (_X2, np.stack([np.eye(6)] * 3)), r"X \(2,\), I \(3,\)"),
+    (sp.inv_transform_inertia, (_X2, np.stack([np.eye(6)] * 3)), r"X \(2,\), I \(3,\)"),
+    (sp.cross_motion, (np.zeros((2, 6)), np.zeros((3, 6))), r"v \(2,\), m \(3,\)"),
+    (sp.cross_force, (np.zeros((2, 6)), np.zeros((3, 6))), r"v \(2,\), f \(3,\)"),
+    (sp.transform_point, (_X2, np.zeros((3, 3))), r"X \(2,\), p \(3,\)"),
+    (sp.point_velocity, (np.zeros((2, 6)), np.zeros((3, 3))), r"v \(2,\), p \(3,\)"),
+    (sp.point_force, (np.zeros((2, 3)), np.zeros((3, 3))), r"f \(2,\), p \(3,\)"),
+    (
+        sp.point_acceleration,
+        (np.zeros((2, 6)), np.zeros((2, 6)), np.zeros((3, 3))),
+        r"v \(2,\), a \(2,\), p \(3,\)",
+    ),
+]
+
+
+@pytest.mark.parametrize("fn, args, shapes", MISMATCHED, ids=[m[0].__name__ for m in MISMATCHED])
+def test_batch_shapes_that_do_not_broadcast_are_named(fn, args, shapes):
+    with pytest.raises(ValueError, match="the batch shapes do not broadcast: " + shapes):
+        fn(*args)
+    # the same arguments with broadcastable batches (2 against 1) work
+    fn(*(a[:1] if k else a for k, a in enumerate(args)))
+
+
+def test_broadcast_batch():
+    from spatial._validate import broadcast_batch
+
+    q, X = np.zeros((4, 1, 7)), np.zeros((3, 6, 6))
+    assert broadcast_batch(q=(q, 1), X=(X, 2), f=(None, 1)) == (4, 3)
+    assert broadcast_batch(X=(np.eye(6), 2)) == ()
+    with pytest.raises(
+        ValueError, match=r"^the batch shapes do not broadcast: q \(4, 2\), X \(3,\)$"
+    ):
+        broadcast_batch(q=(np.zeros((4, 2, 7)), 1), X=(X, 2))

@@ -31,10 +31,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._batched import T as _T
-from .._batched import crm_matrix
+from .._batched import apply_force, crm_matrix, xinv  # unvalidated: the transforms are built here
 from ..inertia import inertia_inverse
 from ..model import Model
-from ..vectors import apply_force, xinv
 from .rnea import _batch_shape, _check_f_ext
 
 __all__ = ["aba", "articulated_inertia"]

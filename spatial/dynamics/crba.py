@@ -20,13 +20,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._batched import T as _T
-from .._batched import force_cross_bar
+from .._batched import force_cross_bar, xinv  # unvalidated kernels: X_J is a joint's
 from .._batched import mTv as _mTv
 from .._batched import mv as _mv
 from ..joints import Joint, Reversed
 from ..kinematics import _forward_pass
 from ..model import Model
-from ..vectors import crf, crm, cross_motion, xinv
+from ..vectors import crf, crm, cross_motion
 
 __all__ = ["crba", "inertia_product", "coriolis_matrix"]
 

@@ -39,11 +39,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._batched import apply_force, transform_inertia, xinv  # unvalidated: built here
 from .._validate import as_array
 from ..joints import Free
 from ..kinematics import _body_index, _forward_pass
 from ..model import Model
-from ..vectors import apply_force, transform_inertia, unskew, xinv, xlt
+from ..vectors import unskew, xlt
 from .aba import _T, _col, _crm, _pass1, _pass2, _solve
 from .rnea import _batch_shape, _check_f_ext, _mTv, _mv
 from .sparse import ltdl, ltdl_solve

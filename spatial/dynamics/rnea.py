@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._batched import crm_matrix
+from .._batched import apply_force, crm_matrix  # unvalidated kernels: X0 is built here
 from .._batched import mTv as _mTv
 from .._batched import mv as _mv
 from .._validate import as_array
+from .._validate import broadcast_batch as _batch_shape  # the one batch-shape message
 from ..inertia import inertia_params
 from ..joints import Revolute
 from ..model import Model
-from ..vectors import apply_force, unplux
+from ..vectors import unplux
 
 __all__ = ["rnea", "bias_force", "joint_forces", "rnea_3d"]
 
@@ -45,16 +46,6 @@ def _check_f_ext(model: Model, f_ext) -> np.ndarray | None:
             f"(f_ext has shape (..., NB + 1, 6) = (..., {model.NB + 1}, 6))"
         )
     return f_ext
-
-
-def _batch_shape(**arrays) -> tuple:
-    """Broadcast batch shape of the named arrays (``name: (array, number of trailing dims)``)."""
-    shapes = {name: a.shape[: a.ndim - tail] for name, (a, tail) in arrays.items() if a is not None}
-    try:
-        return np.broadcast_shapes(*shapes.values())
-    except ValueError:
-        detail = ", ".join(f"{name} {shape}" for name, shape in shapes.items())
-        raise ValueError(f"the batch shapes do not broadcast: {detail}") from None
 
 
 def _rnea(model: Model, q, qd, qdd, f_ext) -> tuple[np.ndarray, list]:

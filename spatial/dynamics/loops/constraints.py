@@ -38,12 +38,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..._batched import T as _T
+from ..._batched import inv_motion, xinv  # unvalidated: the transforms are built here
 from ..._batched import mv as _mv
 from ..._validate import as_array, as_scalar_array, positive_scalar
 from ...joints import Cylindrical, Fixed, Joint, Planar, Prismatic, Revolute, Spherical
 from ...kinematics import _forward_pass
 from ...model import LOOP_JOINT_TYPES, Model
-from ...vectors import XtoV, _as_plucker, cross_motion, inv_motion, skew, unskew, xinv
+from ...vectors import XtoV, _as_plucker, cross_motion, skew, unskew
 from ..rnea import bias_force
 
 __all__ = [
