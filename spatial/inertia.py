@@ -335,18 +335,18 @@ def _positive(x, name: str) -> np.ndarray:
     return x
 
 
-def _centred_inertia(m: np.ndarray, moments: np.ndarray, E) -> np.ndarray:
-    """``blkdiag(diag(moments), m 1)`` (eq. 2.62), re-expressed in the body frame if ``E``."""
+def _centred_inertia(m: np.ndarray, moments: np.ndarray, T) -> np.ndarray:
+    """``blkdiag(diag(moments), m 1)`` (eq. 2.62), re-expressed in the body frame if ``T``."""
     batch = np.broadcast_shapes(m.shape, moments.shape[:-1])
     I = np.zeros(batch + (6, 6))
     I[..., :3, :3] = moments[..., :, None] * np.eye(3)
     I[..., 3:, 3:] = m[..., None, None] * np.eye(3)
-    if E is None:
+    if T is None:
         return I
-    return transform_inertia(Ad(E), I)
+    return transform_inertia(Ad(T), I)
 
 
-def cuboid_inertia(m, lx, ly, lz, E=None) -> np.ndarray:
+def cuboid_inertia(m, lx, ly, lz, T=None) -> np.ndarray:
     """Spatial inertia of a solid box with side lengths ``lx, ly, lz`` (Sueda eq. 1.24).
 
     About its centre: ``diag(m/12 (ly² + lz²), m/12 (lz² + lx²), m/12 (lx² + ly²), m, m, m)``.
@@ -357,8 +357,8 @@ def cuboid_inertia(m, lx, ly, lz, E=None) -> np.ndarray:
         Mass, > 0.
     lx, ly, lz : float or array_like, shape (...)
         Side lengths along the box's x, y, z axes, > 0.
-    E : array_like, shape (..., 4, 4), optional
-        Pose of the shape's centre frame in the body frame (``E_body,shape``, Sueda eq. 1.1).
+    T : array_like, shape (..., 4, 4), optional
+        Pose of the shape's centre frame in the body frame (``T_body,shape``, Sueda eq. 1.1).
         Without it the inertia is about the centre, axes along the shape's symmetry axes.
 
     Returns
@@ -368,16 +368,16 @@ def cuboid_inertia(m, lx, ly, lz, E=None) -> np.ndarray:
     Raises
     ------
     ValueError
-        If the mass or a length is not positive, or ``E`` is not a rigid frame.
+        If the mass or a length is not positive, or ``T`` is not a rigid frame.
     """
     m = _positive(m, "m")
     lx, ly, lz = _positive(lx, "lx"), _positive(ly, "ly"), _positive(lz, "lz")
     x2, y2, z2 = np.broadcast_arrays(lx**2, ly**2, lz**2)
     moments = (m / 12.0)[..., None] * np.stack([y2 + z2, z2 + x2, x2 + y2], -1)
-    return _centred_inertia(m, moments, E)
+    return _centred_inertia(m, moments, T)
 
 
-def cylinder_inertia(m, r, l, E=None) -> np.ndarray:
+def cylinder_inertia(m, r, l, T=None) -> np.ndarray:
     """Spatial inertia of a solid circular cylinder of radius ``r`` and length ``l`` along z.
 
     About its centre: ``I_xx = I_yy = m (3 r² + l²) / 12`` and ``I_zz = m r² / 2`` (the standard
@@ -389,8 +389,8 @@ def cylinder_inertia(m, r, l, E=None) -> np.ndarray:
         Mass, > 0.
     r, l : float or array_like, shape (...)
         Radius and length (along the cylinder's z axis), > 0.
-    E : array_like, shape (..., 4, 4), optional
-        Pose of the shape's centre frame in the body frame (``E_body,shape``, Sueda eq. 1.1).
+    T : array_like, shape (..., 4, 4), optional
+        Pose of the shape's centre frame in the body frame (``T_body,shape``, Sueda eq. 1.1).
         Without it the inertia is about the centre, axes along the shape's symmetry axes.
 
     Returns
@@ -400,16 +400,16 @@ def cylinder_inertia(m, r, l, E=None) -> np.ndarray:
     Raises
     ------
     ValueError
-        If the mass, radius or length is not positive, or ``E`` is not a rigid frame.
+        If the mass, radius or length is not positive, or ``T`` is not a rigid frame.
     """
     m = _positive(m, "m")
     r, l = _positive(r, "r"), _positive(l, "l")
     side = m * (3.0 * r**2 + l**2) / 12.0
     moments = np.stack(np.broadcast_arrays(side, side, 0.5 * m * r**2), -1)
-    return _centred_inertia(m, moments, E)
+    return _centred_inertia(m, moments, T)
 
 
-def sphere_inertia(m, r, E=None) -> np.ndarray:
+def sphere_inertia(m, r, T=None) -> np.ndarray:
     """Spatial inertia of a solid sphere of radius ``r``: ``I_c = 2/5 m r² 1`` (Sueda §1.7).
 
     Parameters
@@ -418,8 +418,8 @@ def sphere_inertia(m, r, E=None) -> np.ndarray:
         Mass, > 0.
     r : float or array_like, shape (...)
         Radius, > 0.
-    E : array_like, shape (..., 4, 4), optional
-        Pose of the shape's centre frame in the body frame (``E_body,shape``, Sueda eq. 1.1).
+    T : array_like, shape (..., 4, 4), optional
+        Pose of the shape's centre frame in the body frame (``T_body,shape``, Sueda eq. 1.1).
         Without it the inertia is about the centre, axes along the shape's symmetry axes.
 
     Returns
@@ -429,15 +429,15 @@ def sphere_inertia(m, r, E=None) -> np.ndarray:
     Raises
     ------
     ValueError
-        If the mass or radius is not positive, or ``E`` is not a rigid frame.
+        If the mass or radius is not positive, or ``T`` is not a rigid frame.
     """
     m = _positive(m, "m")
     r = _positive(r, "r")
     moment = 0.4 * m * r**2
-    return _centred_inertia(m, np.stack([moment] * 3, -1), E)
+    return _centred_inertia(m, np.stack([moment] * 3, -1), T)
 
 
-def ellipsoid_inertia(m, a, b, c, E=None) -> np.ndarray:
+def ellipsoid_inertia(m, a, b, c, T=None) -> np.ndarray:
     """Spatial inertia of a solid ellipsoid with semi-axes ``a, b, c`` along x, y, z.
 
     About its centre: ``diag(m/5 (b² + c²), m/5 (c² + a²), m/5 (a² + b²))`` (Sueda §1.7).
@@ -448,8 +448,8 @@ def ellipsoid_inertia(m, a, b, c, E=None) -> np.ndarray:
         Mass, > 0.
     a, b, c : float or array_like, shape (...)
         Semi-axes along the ellipsoid's x, y, z axes, > 0.
-    E : array_like, shape (..., 4, 4), optional
-        Pose of the shape's centre frame in the body frame (``E_body,shape``, Sueda eq. 1.1).
+    T : array_like, shape (..., 4, 4), optional
+        Pose of the shape's centre frame in the body frame (``T_body,shape``, Sueda eq. 1.1).
         Without it the inertia is about the centre, axes along the shape's symmetry axes.
 
     Returns
@@ -459,14 +459,14 @@ def ellipsoid_inertia(m, a, b, c, E=None) -> np.ndarray:
     Raises
     ------
     ValueError
-        If the mass or a semi-axis is not positive, or ``E`` is not a rigid frame.
+        If the mass or a semi-axis is not positive, or ``T`` is not a rigid frame.
     """
     m = _positive(m, "m")
     a2, b2, c2 = np.broadcast_arrays(
         _positive(a, "a") ** 2, _positive(b, "b") ** 2, _positive(c, "c") ** 2
     )
     moments = (m / 5.0)[..., None] * np.stack([b2 + c2, c2 + a2, a2 + b2], -1)
-    return _centred_inertia(m, moments, E)
+    return _centred_inertia(m, moments, T)
 
 
 def point_mass_inertia(m, p) -> np.ndarray:

@@ -165,11 +165,11 @@ def forward_kinematics(model: Model, q) -> np.ndarray:
 
 
 def body_poses(model: Model, q) -> np.ndarray:
-    """World frames ``E_0i = [[R_i, p_i], [0, 1]]`` of every body (Sueda eq. 2.6).
+    """World frames ``T_0i = [[R_i, p_i], [0, 1]]`` of every body (Sueda eq. 2.6, where it is E_0i).
 
-    ``E_0i`` maps point coordinates from body ``i`` to the base: its columns are body ``i``'s
+    ``T_0i`` maps point coordinates from body ``i`` to the base: its columns are body ``i``'s
     axes and origin in world coordinates.  It is ``pluho`` of ``^0X_i = (^iX_0)⁻¹`` (Featherstone
-    eq. 2.28), so ``Ad(E_0i) == ^0X_i``.
+    eq. 2.28), so ``Ad(T_0i) == ^0X_i``.
 
     Parameters
     ----------

@@ -125,7 +125,7 @@ def test_external_forces_are_in_base_coordinates(rng):
     )
     q, qd, _ = random_state(heavy, rng, (2,))
     tau = rng.standard_normal((2, heavy.nv))
-    poses = sp.body_poses(heavy, q)  # E_0i: body i → world
+    poses = sp.body_poses(heavy, q)  # T_0i: body i → world
     f_ext = np.zeros((2, heavy.NB + 1, 6))
     for i in range(1, heavy.NB + 1):
         m, c, _ = sp.inertia_params(heavy.inertia[i])

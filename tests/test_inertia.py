@@ -134,7 +134,7 @@ def test_shape_with_frame_is_mcI_with_rotated_inertia(rng):
     R, p = exp_so3(rng.normal(size=3)), rng.normal(size=3)
     I_c = np.diag([3.25, 2.5, 1.25])
     np.testing.assert_allclose(
-        cuboid_inertia(3.0, 1.0, 2.0, 3.0, E=frame(R, p)),
+        cuboid_inertia(3.0, 1.0, 2.0, 3.0, T=frame(R, p)),
         mcI(3.0, p, R @ I_c @ R.T),
         rtol=1e-12,
         atol=1e-12,
@@ -214,7 +214,7 @@ def test_principal_axes_reassemble_and_diagonalize(rng):
 def test_principal_axes_of_a_rotated_box():
     # a box rotated by 90° about z swaps its x and y moments; principal axes recover them
     R0 = exp_so3([0.0, 0.0, np.pi / 2])
-    I = cuboid_inertia(3.0, 1.0, 2.0, 3.0, E=frame(R0, [1.0, 2.0, 3.0]))
+    I = cuboid_inertia(3.0, 1.0, 2.0, 3.0, T=frame(R0, [1.0, 2.0, 3.0]))
     m, c, R, d = principal_axes(I)
     np.testing.assert_allclose(d, [1.25, 2.5, 3.25], rtol=1e-13)
     np.testing.assert_allclose(c, [1.0, 2.0, 3.0], rtol=1e-13)
@@ -414,7 +414,7 @@ def test_shape_argument_errors():
     with pytest.raises(ValueError, match="p must have shape"):
         point_mass_inertia(1.0, [0, 0])
     with pytest.raises(ValueError, match="rotation"):
-        sphere_inertia(1.0, 1.0, E=np.diag([1.0, 1.0, -1.0, 1.0]))
+        sphere_inertia(1.0, 1.0, T=np.diag([1.0, 1.0, -1.0, 1.0]))
 
 
 def test_composite_argument_errors():

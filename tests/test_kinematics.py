@@ -119,10 +119,10 @@ def test_body_poses_agree_with_forward_kinematics(tree):
     assert poses.shape == (model.NB + 1, 4, 4)
     assert np.array_equal(poses[0], np.eye(4))
     for i in range(model.NB + 1):
-        # Sueda's Ad(E_0i) is ^0X_i = (^iX_0)⁻¹, and pluho(^iX_0) is the inverse frame E_i0
+        # Sueda's Ad(T_0i) is ^0X_i = (^iX_0)⁻¹, and pluho(^iX_0) is the inverse frame T_i0
         assert_close(sp.Ad(poses[i]), np.linalg.inv(X0[i]), 1e-12)
         assert_close(sp.pluho(X0[i]) @ poses[i], np.eye(4), 1e-12)
-        # a world point seen from body i: E_0i maps body coordinates to world coordinates
+        # a world point seen from body i: T_0i maps body coordinates to world coordinates
         p_world = np.array([0.3, -1.2, 0.8])
         p_body = sp.transform_point(X0[i], p_world)
         assert_close((poses[i] @ np.append(p_body, 1.0))[:3], p_world, 1e-12)

@@ -23,7 +23,7 @@ def _test_bodies(rng: np.random.Generator) -> list[np.ndarray]:
     bodies = [inertia.cuboid_inertia(2.0, 1.0, 0.5, 0.2)]
     for _ in range(2):
         T = se3.exp_se3(rng.normal(size=6))
-        bodies.append(inertia.cuboid_inertia(rng.uniform(0.5, 2.0), 0.3, 0.8, 1.1, E=T))
+        bodies.append(inertia.cuboid_inertia(rng.uniform(0.5, 2.0), 0.3, 0.8, 1.1, T=T))
     return bodies
 
 

@@ -67,8 +67,8 @@ def skeleton(model: Model, q) -> Skeleton:
     ValueError
         If ``q`` has the wrong shape or is not a valid configuration.
     """
-    E = body_poses(model, q)  # E_0i: body i → world
-    R, o = E[..., :3, :3], E[..., :3, 3]
+    T = body_poses(model, q)  # T_0i: body i → world
+    R, o = T[..., :3, :3], T[..., :3, 3]
     nan = np.full(o.shape[:-2] + (3,), np.nan)
     coms, attachments, segments = [nan], [], []
     for i in range(1, model.NB + 1):
