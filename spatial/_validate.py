@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["as_array", "as_scalar_array", "positive_scalar", "positive_scalars", "require_rotation"]
+__all__ = [
+    "as_array",
+    "as_scalar_array",
+    "positive_array",
+    "positive_scalar",
+    "positive_scalars",
+    "require_rotation",
+]
 
 
 def as_array(x, name: str, tail: tuple[int, ...]) -> np.ndarray:
@@ -41,6 +48,20 @@ def positive_scalar(x, name: str) -> float:
     if a <= 0:
         raise ValueError(f"{name} must be > 0, got {x!r}")
     return float(a)
+
+
+def positive_array(x, name: str) -> np.ndarray:
+    """``x`` as a finite float array whose every entry is > 0 (batched masses, lengths, steps).
+
+    Raises
+    ------
+    ValueError
+        ``"{name} must be positive, got ..."`` if an entry is <= 0, or if one is not finite.
+    """
+    a = as_scalar_array(x, name)
+    if np.any(a <= 0):
+        raise ValueError(f"{name} must be positive, got {a}")
+    return a
 
 
 def positive_scalars(values, names) -> list[float]:

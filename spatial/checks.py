@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_array, as_scalar_array, require_rotation
+from ._validate import as_array, as_scalar_array, positive_array, require_rotation
 from .rotations import quat_from_rotvec, quat_multiply, require_unit_quaternion
 from .se3 import exp_se3, exp_so3
 
@@ -126,9 +126,7 @@ def _steps(h, dim: int, default: np.ndarray) -> np.ndarray:
         h = np.full(dim, float(h))
     if h.shape != (dim,):
         raise ValueError(f"h must be a scalar or have shape ({dim},), got {h.shape}")
-    if np.any(h <= 0):
-        raise ValueError(f"h must be positive, got {h}")
-    return h
+    return positive_array(h, "h")
 
 
 def _fd_jacobian(f, x, h, space, side):

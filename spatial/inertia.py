@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._batched import skew_matrix, transform_inertia  # unvalidated kernels
-from ._validate import as_array, as_scalar_array
+from ._validate import as_array, positive_array
 from .se3 import Ad, _as_frame
 from .vectors import skew, swap_linear_angular
 
@@ -110,9 +110,7 @@ def mcI(m, c, I_c) -> np.ndarray:
         If ``m`` is not positive, ``I_c`` is not symmetric positive definite or violates the
         triangle inequality ``d1 + d2 >= d3`` of its principal moments, or shapes differ.
     """
-    m = as_scalar_array(m, "m")
-    if np.any(m <= 0):
-        raise ValueError(f"m (mass) must be positive, got {m}")
+    m = positive_array(m, "m (mass)")
     c = as_array(c, "c", (3,))
     I_c = as_array(I_c, "I_c", (3, 3))
     sym_err = np.abs(I_c - np.swapaxes(I_c, -1, -2)).max(initial=0.0)
@@ -328,13 +326,6 @@ def inertia_factor(I) -> np.ndarray:
 # ------------------------------------------------------------------------- primitive shapes
 
 
-def _positive(x, name: str) -> np.ndarray:
-    x = as_scalar_array(x, name)
-    if np.any(x <= 0):
-        raise ValueError(f"{name} must be positive, got {x}")
-    return x
-
-
 def _centred_inertia(m: np.ndarray, moments: np.ndarray, T) -> np.ndarray:
     """``blkdiag(diag(moments), m 1)`` (eq. 2.62), re-expressed in the body frame if ``T``."""
     batch = np.broadcast_shapes(m.shape, moments.shape[:-1])
@@ -370,8 +361,8 @@ def cuboid_inertia(m, lx, ly, lz, T=None) -> np.ndarray:
     ValueError
         If the mass or a length is not positive, or ``T`` is not a rigid frame.
     """
-    m = _positive(m, "m")
-    lx, ly, lz = _positive(lx, "lx"), _positive(ly, "ly"), _positive(lz, "lz")
+    m = positive_array(m, "m")
+    lx, ly, lz = positive_array(lx, "lx"), positive_array(ly, "ly"), positive_array(lz, "lz")
     x2, y2, z2 = np.broadcast_arrays(lx**2, ly**2, lz**2)
     moments = (m / 12.0)[..., None] * np.stack([y2 + z2, z2 + x2, x2 + y2], -1)
     return _centred_inertia(m, moments, T)
@@ -402,8 +393,8 @@ def cylinder_inertia(m, r, l, T=None) -> np.ndarray:
     ValueError
         If the mass, radius or length is not positive, or ``T`` is not a rigid frame.
     """
-    m = _positive(m, "m")
-    r, l = _positive(r, "r"), _positive(l, "l")
+    m = positive_array(m, "m")
+    r, l = positive_array(r, "r"), positive_array(l, "l")
     side = m * (3.0 * r**2 + l**2) / 12.0
     moments = np.stack(np.broadcast_arrays(side, side, 0.5 * m * r**2), -1)
     return _centred_inertia(m, moments, T)
@@ -431,8 +422,8 @@ def sphere_inertia(m, r, T=None) -> np.ndarray:
     ValueError
         If the mass or radius is not positive, or ``T`` is not a rigid frame.
     """
-    m = _positive(m, "m")
-    r = _positive(r, "r")
+    m = positive_array(m, "m")
+    r = positive_array(r, "r")
     moment = 0.4 * m * r**2
     return _centred_inertia(m, np.stack([moment] * 3, -1), T)
 
@@ -461,9 +452,9 @@ def ellipsoid_inertia(m, a, b, c, T=None) -> np.ndarray:
     ValueError
         If the mass or a semi-axis is not positive, or ``T`` is not a rigid frame.
     """
-    m = _positive(m, "m")
+    m = positive_array(m, "m")
     a2, b2, c2 = np.broadcast_arrays(
-        _positive(a, "a") ** 2, _positive(b, "b") ** 2, _positive(c, "c") ** 2
+        positive_array(a, "a") ** 2, positive_array(b, "b") ** 2, positive_array(c, "c") ** 2
     )
     moments = (m / 5.0)[..., None] * np.stack([b2 + c2, c2 + a2, a2 + b2], -1)
     return _centred_inertia(m, moments, T)
@@ -492,7 +483,7 @@ def point_mass_inertia(m, p) -> np.ndarray:
     ValueError
         If the mass is not positive or ``p`` is not a finite 3-vector.
     """
-    m = _positive(m, "m")[..., None, None]
+    m = positive_array(m, "m")[..., None, None]
     P = skew(as_array(p, "p", (3,)))
     Pt = np.swapaxes(P, -1, -2)
     batch = np.broadcast_shapes(m.shape[:-2], P.shape[:-2])

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array, as_scalar_array
+from ._validate import as_array, as_scalar_array, positive_array
 from .inertia import mcI as _spatial_mcI
 from .vectors import plux, rz
 
@@ -239,13 +239,9 @@ def mcI(m, c, I_c) -> np.ndarray:
         If ``m`` or ``I_c`` is not positive, or ``c`` is not of shape (..., 2), or any input is
         not finite.
     """
-    m = as_scalar_array(m, "m")
-    I_c = as_scalar_array(I_c, "I_c")
+    m = positive_array(m, "m (mass)")
+    I_c = positive_array(I_c, "I_c (rotational inertia)")
     c = as_array(c, "c", (2,))
-    if np.any(m <= 0):
-        raise ValueError(f"m (mass) must be positive, got {m}")
-    if np.any(I_c <= 0):
-        raise ValueError(f"I_c (rotational inertia) must be positive, got {I_c}")
     cx, cy = c[..., 0], c[..., 1]
     shape = np.broadcast_shapes(m.shape, I_c.shape, c.shape[:-1])
     out = np.zeros(shape + (3, 3))

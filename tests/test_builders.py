@@ -172,7 +172,7 @@ def test_branched_tree_geometry_and_taper():
     np.testing.assert_array_equal(model.X_tree[1], np.eye(6))
     with pytest.raises(ValueError, match="branching_factor must be ≥ 1"):
         B.branched_tree(4, 0.5)
-    with pytest.raises(ValueError, match="taper must be positive"):
+    with pytest.raises(ValueError, match="taper must be > 0"):
         B.branched_tree(4, 1.0, taper=0.0)
 
 

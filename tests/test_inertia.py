@@ -295,7 +295,7 @@ def test_validation_errors():
     [
         (mcI, (0.0, np.zeros(3), np.eye(3)), r"m \(mass\) must be positive"),
         (mcI, ([1.0, -2.0], np.zeros(3), np.eye(3)), r"m \(mass\) must be positive"),
-        (mcI, (np.nan, np.zeros(3), np.eye(3)), "m contains non-finite"),
+        (mcI, (np.nan, np.zeros(3), np.eye(3)), r"m \(mass\) contains non-finite"),
         (mcI, (1.0, [0.0, 0.0], np.eye(3)), r"c must have shape \(\.\.\., 3\)"),
         (mcI, (1.0, [0.0, np.inf, 0.0], np.eye(3)), "c contains non-finite"),
         (mcI, (1.0, np.zeros(3), np.eye(4)), r"I_c must have shape \(\.\.\., 3, 3\)"),

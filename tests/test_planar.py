@@ -299,7 +299,7 @@ def _not_planar_transforms():
         (pl.mcI, (0.0, [0.0, 0.0], 1.0), "m .mass. must be positive"),
         (pl.mcI, (1.0, [0.0, 0.0], -1.0), "I_c .rotational inertia. must be positive"),
         (pl.mcI, (1.0, [0.0, 0.0, 0.0], 1.0), "c must have shape"),
-        (pl.mcI, (1.0, [0.0, 0.0], np.nan), "I_c contains non-finite"),
+        (pl.mcI, (1.0, [0.0, 0.0], np.nan), r"I_c \(rotational inertia\) contains non-finite"),
         (pl.inertia_params, (np.diag([1.0, -1.0, -1.0]),), "non-positive mass"),
         (pl.inertia_params, (np.diag([1.0, 1.0, 2.0]),), "not a planar rigid-body inertia"),
         (pl.inertia_params, (np.array([[1, 0.5, 0], [0, 1, 0], [0, 0, 1.0]]),), "not a planar"),

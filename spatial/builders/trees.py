@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import joints as J
-from .._validate import as_scalar_array
+from .._validate import as_scalar_array, positive_scalar
 from ..inertia import mcI
 from ..model import Model
 from ..rotations import quat_normalize, quat_to_matrix
@@ -282,9 +282,7 @@ def branched_tree(
     bf = float(as_scalar_array(branching_factor, "branching_factor"))
     if bf < 1.0:
         raise ValueError(f"branching_factor must be ≥ 1, got {branching_factor!r}")
-    taper = float(as_scalar_array(taper, "taper"))
-    if taper <= 0.0:
-        raise ValueError(f"taper must be positive, got {taper!r}")
+    taper = positive_scalar(taper, "taper")
     skew = float(as_scalar_array(skew, "skew"))
     model = Model()
     length = [0.0]

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import builders
-from .._validate import positive_scalar
+from .._validate import nonnegative_scalar, positive_scalar
 from ..inertia import cuboid_inertia, sphere_inertia
 from ..joints import Free
 from ..model import Model
@@ -398,8 +398,7 @@ def box_stack(
         raise ValueError(f"shrink must lie in (0, 1], got {shrink!r}")
     base = Box(half_extents).half_extents
     sizes = [base * np.array([shrink**i, shrink**i, 1.0]) for i in range(int(n))]
-    if not drop >= 0:
-        raise ValueError(f"drop must be >= 0, got {drop!r}")
+    drop = nonnegative_scalar(drop, "drop")
     heights = np.cumsum([2 * s[2] + drop for s in sizes]) - np.array([s[2] for s in sizes])
     poses = [frame(np.eye(3), [0.0, 0.0, z]) for z in heights]
     inertias = [cuboid_inertia(positive_scalar(mass, "mass"), *(2 * s)) for s in sizes]
@@ -464,8 +463,7 @@ def example_11_1(
         For a non-positive mass or radius or a negative curvature.
     """
     m, r = positive_scalar(mass, "mass"), positive_scalar(radius, "radius")
-    if not curvature >= 0:
-        raise ValueError(f"curvature must be >= 0, got {curvature!r}")
+    curvature = nonnegative_scalar(curvature, "curvature")
     H = np.diag([m, m, 0.5 * m * r**2])
     fx, fy = np.asarray(force, dtype=float)
     T = np.array([[0.0, 0.0], [1.0, -1.0], [0.0, 0.0]])
@@ -505,8 +503,7 @@ def painleve_rod(
     """
     if not 0 < theta < np.pi / 2:
         raise ValueError(f"theta must lie in (0, pi/2), got {theta!r}")
-    if not mu >= 0:
-        raise ValueError(f"friction coefficient mu must be >= 0, got {mu!r}")
+    mu = nonnegative_scalar(mu, "friction coefficient mu")
     m, l = positive_scalar(mass, "mass"), positive_scalar(half_length, "half_length")
     H = np.diag([m, m, m * l**2 / 3.0])
     t_n = np.array([0.0, 1.0, -l * np.cos(theta)])
