@@ -669,7 +669,7 @@ def test_rod_on_a_hinge_and_the_ground_is_carried_half_by_each():
     system = System()
     rod = system.add_body(
         cylinder_inertia(
-            m, 0.02, length, E=sp.frame(sp.exp_so3([0.0, np.pi / 2, 0.0]), [0.0, 0.0, 0.0])
+            m, 0.02, length, T=sp.frame(sp.exp_so3([0.0, np.pi / 2, 0.0]), [0.0, 0.0, 0.0])
         )
     )
     system.add_joint(J.Revolute("y"), 0, rod, child_frame=frame(np.eye(3), [-0.5, 0.0, 0.0]))
