@@ -7,6 +7,11 @@ prints them beside the targets of issue 3 and the per-call figures quoted for pe
 implementations.  GU(n) is ``spatial.builders.gu_chain(n)`` (Featherstone §10.3): an unbranched
 chain of n revolute joints with general geometry and inertias.
 
+It also times ``import spatial`` in fresh processes (best of 5) beside ``import numpy`` alone, with
+Python's bytecode cache written first as a user's installation has it (where the environment sets
+``PYTHONDONTWRITEBYTECODE``, no cache exists and every module is compiled at each import, which
+roughly doubles the figure); the package's budget is 250 ms.
+
 Usage: ``.venv/bin/python benchmarks/run.py [--quick] [--cpu]``.  Timings depend on the machine
 and its load (``--cpu`` measures this process's CPU time, steadier on a busy machine); nothing
 here is a test.
@@ -15,7 +20,10 @@ here is a test.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
+import subprocess
+import sys
 import time
 from functools import partial
 
@@ -69,6 +77,19 @@ def run(repeats: int, min_time: float, clock) -> list[tuple]:
     return rows
 
 
+def import_time(module: str, runs: int = 5) -> float:
+    """Best wall-clock time (ms) of ``import module`` in ``runs`` fresh interpreters."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
+    command = [sys.executable, "-c", code]
+    subprocess.run(command, env=env, check=True, capture_output=True)  # writes the cache
+    times = [
+        float(subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout)
+        for _ in range(runs)
+    ]
+    return 1e3 * min(times)
+
+
 def fmt(us: float | None) -> str:
     return "" if us is None else f"{us:,.0f}"
 
@@ -105,6 +126,9 @@ def main() -> None:
     )
     print(f"median {kind} time per call over {repeats} measurements of ≥ {min_time} s each\n")
     print(table(run(repeats, min_time, clock)))
+    print("\nimport time, best of 5 fresh processes (ms; budget for spatial: 250)")
+    for module in ("numpy", "spatial"):
+        print(f"  import {module:<8} {import_time(module):6.0f}")
     print(
         "\ntargets: issue 3; peers: reported per-call figures of other Python implementations "
         "(7-link chain, n = 100)."
