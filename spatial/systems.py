@@ -37,7 +37,9 @@ A system may also look at the finished trajectory once, ``check_trajectory(q, v,
 Two adapters here turn Featherstone's models into smooth systems: :class:`TreeSystem` (a
 ``Model`` in joint coordinates, with or without loop joints) and :class:`ClosureSystem` (a
 closed-loop model in the independent coordinates of a loop-closure function, §8.11).  The
-maximal-coordinate ``System`` and the contact ``Scene`` implement the interface themselves.
+maximal-coordinate ``System`` (and ``maximal.FreeBody``, one free body) implements the interface
+itself; a contact ``Scene`` does through ``contact.SceneSystem``, and ``contact.RigidContact`` /
+``contact.SoftContact`` add its time steps.
 """
 
 from __future__ import annotations
