@@ -139,6 +139,21 @@ def test_jacobian_dot_is_a_central_difference_along_the_motion(rng, models):
         assert rel_err(Jd, fd) < 1e-7
 
 
+@pytest.mark.parametrize("code", [c for c in MIXED if c != "F"] + ["~R", "~P", "~C", "~FREE"])
+def test_jacobian_dot_of_each_joint_type(rng, code):
+    """Every joint's ``Ṡ`` (constant, q-dependent, reversed, quaternion) in a short chain."""
+    model = builders.random_tree(rng, 3, joints=(code,))
+    q, qd, _ = random_state(model, rng, (2,))
+    h = 1e-5
+    fd = (
+        redmax_jacobian(model, model.integrate(q, qd, h))
+        - redmax_jacobian(model, model.integrate(q, qd, -h))
+    ) / (2 * h)
+    assert rel_err(redmax_jacobian_dot(model, q, qd), fd) < 1e-7
+    tau = rng.standard_normal(model.nv)
+    assert rel_err(redmax_force(model, q, qd, tau), tau - bias_force(model, q, qd)) < TOL
+
+
 def test_jacobian_dot_times_qdot_is_the_velocity_product_acceleration(rng, models):
     """``J̇ q̇`` = body accelerations at ``q̈ = 0`` (Featherstone eq. 5.7, no gravity)."""
     for model in models:
