@@ -182,6 +182,9 @@ def redmax_jacobian_dot(model: Model, q, qd) -> np.ndarray:
     ValueError
         If a state array has the wrong shape, is not finite or not a valid configuration, or
         the batch shapes do not broadcast.
+    NotImplementedError
+        If a joint's ``S`` depends on ``q`` while its velocity variables are not ``q̇`` (no
+        joint of :mod:`spatial.joints` is such a joint), so ``Ṡ`` cannot be formed.
     """
     q, qd, _, _ = model.check_state(q, qd)
     _batch_shape(q=(q, 1), qd=(qd, 1))
