@@ -116,6 +116,8 @@ def redmax_force(model: Model, q, qd, tau=None, f_ext=None) -> np.ndarray:
         If a state array or ``f_ext`` has the wrong shape or is not finite, ``q`` is not a
         valid configuration, ``f_ext`` has a nonzero row 0, or the batch shapes do not
         broadcast.
+    NotImplementedError
+        As :func:`~spatial.reduced.redmax_jacobian_dot` (a joint whose ``Ṡ`` cannot be formed).
     """
     q, qd, tau, f_ext, fp, J = _check(model, q, qd, tau, f_ext)
     return _force(model, fp, J, q, qd, tau, f_ext)
@@ -144,6 +146,8 @@ def redmax_forward_dynamics(model: Model, q, qd, tau, f_ext=None) -> np.ndarray:
     ------
     ValueError
         As :func:`redmax_force`; also if ``M_r`` is singular (a joint moves no mass).
+    NotImplementedError
+        As :func:`redmax_force`.
 
     Examples
     --------
