@@ -1,0 +1,32 @@
+"""REDMAX: reduced-coordinate dynamics assembled from maximal coordinates (Sueda part 2).
+
+Sueda's REDMAX writes the equations of motion of a kinematic tree in its joint (reduced)
+coordinates by mapping them onto the bodies' own Newton–Euler equations (maximal coordinates)
+through the Jacobian ``J_mr`` (``φ = J_mr q̇``, eq. 2.1):
+
+* :mod:`~spatial.reduced.jacobian` — ``J_mr`` and ``J̇_mr`` filled over the tree (§2.1–2.2,
+  Algs. 1–2);
+* :mod:`~spatial.reduced.maximal_terms` — the block-diagonal maximal mass matrix ``M_m`` and
+  the maximal force ``f_m`` of the free bodies (eq. 1.21);
+* :mod:`~spatial.reduced.redmax` — ``M_r = J_mrᵀ M_m J_mr``, ``f_r`` and ``q̈ = M_r⁻¹ f_r``
+  (eq. 2.18).
+
+The results equal Featherstone's ``crba``, ``τ - bias_force`` and ``aba``; REDMAX costs
+``O(n²)`` to assemble and ``O(n³)`` to solve, which is the price of its simplicity.
+"""
+
+from __future__ import annotations
+
+from .jacobian import redmax_jacobian, redmax_jacobian_dot
+from .maximal_terms import maximal_bias, maximal_mass_matrix
+from .redmax import redmax_force, redmax_forward_dynamics, redmax_mass_matrix
+
+__all__ = [
+    "redmax_jacobian",
+    "redmax_jacobian_dot",
+    "maximal_mass_matrix",
+    "maximal_bias",
+    "redmax_mass_matrix",
+    "redmax_force",
+    "redmax_forward_dynamics",
+]
