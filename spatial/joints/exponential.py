@@ -17,10 +17,11 @@ left Jacobian of SO(3),
     ``Ḃ = (B'(φ)/φ)(rᵀṙ)``,  ``Ċ = (C'(φ)/φ)(rᵀṙ)``.
 
 (This is derived here rather than copied from Sueda's ``Ṡ``; the finite-difference tests check
-it.)  ``S`` is singular on the spheres ``|r| = 2πn`` (``det V = 2(1 - cos φ)/φ²``): there every
-direction of ``ṙ`` along ``r`` leaves the rotation unchanged.  Sueda's remedy is to switch, once
-``|r|`` passes ``π``, to the equivalent vector ``(1 - 2π/|r|) r`` of length ``2π - |r|`` and map
-``ṙ`` so that the angular velocity is unchanged: :meth:`SphericalExp.reparameterize`.
+it.)  ``S`` is singular on the spheres ``|r| = 2πn`` (``det V = 2(1 - cos φ)/φ²``): there
+``V = u uᵀ`` (``u = r/φ``), so rates perpendicular to ``r`` do not turn the body
+at all.  Sueda's remedy is to switch, once ``|r|`` passes ``π``, to the equivalent vector
+``(1 - 2π/|r|) r`` of length ``2π - |r|`` and map ``ṙ`` so that the angular velocity is
+unchanged: :meth:`SphericalExp.reparameterize`.
 """
 
 from __future__ import annotations
