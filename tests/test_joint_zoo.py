@@ -24,6 +24,7 @@ from scipy.spatial.transform import Rotation
 import spatial as sp
 from spatial import joints as J
 from spatial.builders import JOINT_CODES, random_inertia, random_tree
+from spatial.dynamics import bias_force, coriolis_matrix
 from spatial.maximal import System, constraint_error, constraint_jacobian
 from spatial.se3 import Ad, exp_se3, frame_inverse
 from spatial.vectors import pluho
@@ -318,6 +319,31 @@ def test_models_with_zoo_joints_rnea_aba_crba(floating, rng):
         e = np.zeros(model.nv)
         e[i] = 1.0
         np.testing.assert_allclose(H[:, i], sp.rnea(model, q, zero_v, e) - gravity_only, atol=1e-10)
+
+
+@pytest.mark.parametrize("codes", [("U", "SE", "SX"), ("PT", "T", "F2", "~F2", "R")])
+def test_coriolis_matrix_of_trees_with_zoo_joints(codes, rng):
+    """``C q̇`` is the bias force and ``Ḣ = C + Cᵀ`` (finite differences of crba): the joints'
+    ``S̊`` (from ``c_J`` by polarization, ``α = q̇``) is right, composites included."""
+    model = random_tree(rng, 6, joints=codes, gravity=[0.0, 0.0, 0.0])
+    q, qd = model.random_configuration(rng), rng.normal(size=model.nv)
+    C = coriolis_matrix(model, q, qd)
+    np.testing.assert_allclose(C @ qd, bias_force(model, q, qd), atol=1e-10)
+    h = 1e-5
+    H_dot = (
+        sp.crba(model, model.integrate(q, qd, h)) - sp.crba(model, model.integrate(q, qd, -h))
+    ) / (2 * h)
+    np.testing.assert_allclose(C + C.T, H_dot, atol=1e-8)
+
+
+def test_coriolis_matrix_refuses_a_quaternion_composite(rng):
+    """free_3d() has α ≠ q̇ (quaternion part) and an S that varies: no S̊, a clear error."""
+    model = random_tree(rng, 2, joints=("F3",))
+    q, qd = model.random_configuration(rng), rng.normal(size=model.nv)
+    with pytest.raises(ValueError, match="velocity variables that are not q̇"):
+        coriolis_matrix(model, q, qd)
+    assert type(J.free_3d()).q_dot is not J.Joint.q_dot
+    assert type(J.free_2d()).q_dot is J.Joint.q_dot and type(J.free_2d()).__name__ == "Composite"
 
 
 @pytest.mark.parametrize("code", ZOO_CODES)

@@ -28,6 +28,7 @@ from .._batched import cross_motion, mv
 from .axial import Revolute
 from .base import Joint, _batch_shape, _concat
 from .quaternion import Spherical
+from .reversed import Reversed
 from .translational import PlanarTranslation, Translational
 
 __all__ = ["Composite", "free_2d", "free_3d"]
@@ -40,6 +41,12 @@ class Composite(Joint):
     ``c_J = X₂ c₁ + c₂ + (X₂ S₁ α₁) × (S₂ α₂)`` (derived in the module docstring).  ``nq`` and
     ``nv`` are the sums of the parts'.  ``Composite(Revolute("z"), Prismatic("z"))`` is the
     cylindrical joint of Table 4.1.
+
+    When both parts have ``α = q̇`` (they do not override :meth:`Joint.q_dot`; reversed joints
+    count as the joint they wrap), the composite is built as a subclass that keeps the base
+    class's identity ``q_dot``, so that it too is recognized as having ``α = q̇`` (which
+    :func:`spatial.dynamics.coriolis_matrix` needs to form ``S̊``).  Its type still reads
+    ``Composite``.
 
     Parameters
     ----------
@@ -55,6 +62,14 @@ class Composite(Joint):
         of freedom.  (Parts whose motions overlap, e.g. two revolute joints about the same
         axis, give a rank-deficient ``S``; that is the caller's responsibility.)
     """
+
+    def __new__(cls, first=None, second=None):
+        # parts whose velocity variables are q̇ make a composite whose velocity variables are
+        # q̇: that class keeps the identity ``q_dot`` of the base class, which is how the
+        # library recognizes such joints (e.g. for S̊ in ``coriolis_matrix``)
+        if cls is Composite and _velocity_is_q_dot(first) and _velocity_is_q_dot(second):
+            cls = _RateComposite
+        return super().__new__(cls)
 
     def __init__(self, first: Joint, second: Joint):
         for name, joint in (("first", first), ("second", second)):
@@ -125,6 +140,26 @@ class Composite(Joint):
 
     def __repr__(self) -> str:
         return f"Composite({self.first!r}, {self.second!r})"
+
+
+def _velocity_is_q_dot(joint) -> bool:
+    """True if ``joint`` (a reversed one: the joint it wraps) keeps ``α = q̇``."""
+    while isinstance(joint, Reversed):
+        joint = joint.joint
+    return isinstance(joint, Joint) and type(joint).q_dot is Joint.q_dot
+
+
+class _RateComposite(Composite):
+    """A :class:`Composite` of two joints with ``α = q̇``, so ``α = q̇`` for it as well.
+
+    It presents itself as ``Composite`` (``type(j).__name__``, labels); its qualified name
+    stays its own so that pickling finds it.
+    """
+
+    q_dot = Joint.q_dot
+
+
+_RateComposite.__name__ = "Composite"
 
 
 def free_2d() -> Composite:

@@ -94,11 +94,13 @@ class SphericalEuler(Joint):
         return np.abs(np.sin(q[..., 1]) if self.proper else np.cos(q[..., 1]))
 
     def random_configuration(self, rng, shape=()):
-        q = rng.uniform(-np.pi, np.pi, size=tuple(shape) + (3,))
-        middle = rng.uniform(0.05 * np.pi, 0.45 * np.pi, size=tuple(shape))
-        sign = np.where(rng.uniform(size=tuple(shape)) < 0.5, -1.0, 1.0)
-        # |sin| ≥ sin(0.05π) for proper sequences, |cos| ≥ cos(0.45π) for Tait–Bryan ones
-        q[..., 1] = sign * (middle + 0.25 * np.pi if self.proper else middle - 0.05 * np.pi)
+        shape = tuple(shape)
+        q = rng.uniform(-np.pi, np.pi, size=shape + (3,))
+        if self.proper:  # |sin q₂| ≥ sin(0.1π): q₂ = ±[0.1π, 0.9π]
+            sign = np.where(rng.uniform(size=shape) < 0.5, -1.0, 1.0)
+            q[..., 1] = sign * rng.uniform(0.1 * np.pi, 0.9 * np.pi, size=shape)
+        else:  # |cos q₂| ≥ cos(0.4π)
+            q[..., 1] = rng.uniform(-0.4 * np.pi, 0.4 * np.pi, size=shape)
         return q
 
     def check_q(self, q, name="q"):
