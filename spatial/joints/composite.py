@@ -103,7 +103,7 @@ class Composite(Joint):
     def bias(self, q, qd):
         q1, q2 = self._q(q)
         a1, a2 = self._v(qd)
-        _, S1, v1, c1 = self.first.jcalc(q1, a1)
+        _, _, v1, c1 = self.first.jcalc(q1, a1)
         X2, _, v2, c2 = self.second.jcalc(q2, a2)
         v1_in_s = mv(X2, v1)
         c = mv(X2, c1) + c2 + cross_motion(v1_in_s, v2)
