@@ -55,6 +55,13 @@ EXPECTED_TYPE = {
     "FREE": "Free",
     "RP": "RackPinion",
     "F": "Fixed",
+    "U": "Universal",
+    "SE": "SphericalEuler",
+    "SX": "SphericalExp",
+    "PT": "PlanarTranslation",
+    "T": "Translational",
+    "F2": "Composite",
+    "F3": "Composite",
 }
 
 

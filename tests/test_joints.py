@@ -22,18 +22,26 @@ from scipy.spatial.transform import Rotation
 import spatial as sp
 import spatial.joints as J
 from spatial.joints import (
+    Composite,
     Cylindrical,
     Fixed,
     Free,
     Helical,
     Joint,
     Planar,
+    PlanarTranslation,
     Prismatic,
     RackPinion,
     Reversed,
     Revolute,
     Spherical,
+    SphericalEuler,
+    SphericalExp,
     SphericalYPR,
+    Translational,
+    Universal,
+    free_2d,
+    free_3d,
 )
 
 AXIS = np.array([2.0, -1.0, 2.0]) / 3.0
@@ -51,6 +59,23 @@ BASE_JOINTS = {
     "S": Spherical(),
     "Free": Free(),
     "RP": RackPinion(0.7),
+    # Sueda's joint zoo (§2.4)
+    "U": Universal(),
+    "Uzx": Universal("z", "x"),
+    "EZYX": SphericalEuler("ZYX"),
+    "EXZX": SphericalEuler("XZX"),
+    "EYXZ": SphericalEuler("YXZ"),
+    "PT": PlanarTranslation(),
+    "PTa": PlanarTranslation(AXIS, np.array([1.0, 2.0, 0.0]) / np.sqrt(5.0)),
+    "T": Translational(),
+    "SE": SphericalExp(),
+    "CRP": Composite(Revolute(AXIS), Prismatic("x")),
+    "CPlPR": Composite(Planar(), Composite(Prismatic("z"), Revolute("x"))),
+    "CSPT": Composite(Spherical(), PlanarTranslation("y", "z")),
+    "free2d": free_2d(),
+    "free3d": free_3d(),
+    "free3dE": free_3d(SphericalEuler("XYX")),
+    "free3dX": free_3d(SphericalExp()),
 }
 ALL_JOINTS = {
     **BASE_JOINTS,
@@ -58,8 +83,8 @@ ALL_JOINTS = {
     "~~RP": Reversed(Reversed(RackPinion(0.7))),
 }
 # joints with constant S and c_J = 0: constant α gives X(t) = exp(-t crm(v_J)) X(0)
-CONSTANT_S = ["Rz", "R", "Px", "P", "H", "C", "Planar", "S", "Free", "~H"]
-QUATERNION_JOINTS = ["S", "Free", "~S", "~Free"]
+CONSTANT_S = ["Rz", "R", "Px", "P", "H", "C", "Planar", "S", "Free", "~H", "PT", "PTa", "T"]
+QUATERNION_JOINTS = ["S", "Free", "~S", "~Free", "CSPT", "~CSPT", "free3d", "~free3d"]
 
 params = pytest.mark.parametrize("name", list(ALL_JOINTS))
 

@@ -42,6 +42,22 @@ def _random_axis(rng: np.random.Generator) -> np.ndarray:
     return a / np.linalg.norm(a)
 
 
+# The 12 Euler sequences (six Tait–Bryan, six proper), drawn by the ``"SE"`` joint code.
+_EULER_SEQUENCES = (
+    "XYZ",
+    "XZY",
+    "YXZ",
+    "YZX",
+    "ZXY",
+    "ZYX",
+    "XYX",
+    "XZX",
+    "YXY",
+    "YZY",
+    "ZXZ",
+    "ZYZ",
+)
+
 #: Joint codes understood by :func:`random_tree`; each maps to a factory ``rng -> Joint``.
 #: Prefix a code with ``"~"`` for the reversed-polarity joint (:class:`~spatial.joints.Reversed`).
 JOINT_CODES = {
@@ -61,6 +77,13 @@ JOINT_CODES = {
     "FREE": lambda rng: J.Free(),
     "RP": lambda rng: J.RackPinion(rng.uniform(0.1, 1.0)),
     "F": lambda rng: J.Fixed(),
+    "U": lambda rng: J.Universal(),
+    "SE": lambda rng: J.SphericalEuler(str(rng.choice(_EULER_SEQUENCES))),
+    "SX": lambda rng: J.SphericalExp(),
+    "PT": lambda rng: J.PlanarTranslation(),
+    "T": lambda rng: J.Translational(),
+    "F2": lambda rng: J.free_2d(),
+    "F3": lambda rng: J.free_3d(),
 }
 
 
@@ -146,7 +169,11 @@ def random_tree(
     axis, ``"Rx" "Ry" "Rz" "Px" "Py" "Pz"`` about a coordinate axis, ``"H"`` helical (random
     axis and pitch in [-0.5, 0.5]), ``"C"`` cylindrical, ``"PL"`` planar, ``"SY"`` spherical
     (yaw-pitch-roll), ``"S"`` spherical (quaternion), ``"FREE"`` 6-DoF, ``"RP"`` rack and
-    pinion (radius in [0.1, 1]), ``"F"`` fixed; a ``"~"`` prefix reverses the polarity
+    pinion (radius in [0.1, 1]), ``"F"`` fixed, and Sueda's joint zoo (§2.4): ``"U"``
+    universal, ``"SE"`` spherical in a random one of the 12 Euler sequences, ``"SX"``
+    spherical in exponential coordinates, ``"PT"`` planar translation, ``"T"`` translation,
+    ``"F2"``/``"F3"`` the composite free joints :func:`~spatial.joints.free_2d` and
+    :func:`~spatial.joints.free_3d`; a ``"~"`` prefix reverses the polarity
     (``"~RP"``).  Joint instances may be given too (used as they are, shared).
 
     Parameters

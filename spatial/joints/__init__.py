@@ -15,6 +15,18 @@ the position variables are not integrals of the velocity variables.  What is whe
 * :mod:`.rack_pinion` — :class:`RackPinion` (Example 4.6);
 * :mod:`.reversed` — :class:`Reversed`, any joint with opposite polarity (Table 4.2).
 
+Sueda's joint zoo (§2.4), converted from his 4x4 frames ``Q(q)`` and body Jacobians
+``[S] = Q⁻¹ ∂Q/∂q`` to Featherstone's ``X_J = `` the Plücker form of ``Q⁻¹`` and ``S`` in F_s:
+
+* :mod:`.euler_angles` — :class:`Universal` (§2.4.6) and :class:`SphericalEuler`, a ball joint
+  in any of the 12 Euler sequences (§2.4.5; ``"ZYX"`` is :class:`SphericalYPR`);
+* :mod:`.translational` — :class:`PlanarTranslation` (§2.4.3) and :class:`Translational`
+  (§2.4.4);
+* :mod:`.exponential` — :class:`SphericalExp`, a ball joint in exponential coordinates with
+  :meth:`SphericalExp.reparameterize` (§2.4.8);
+* :mod:`.composite` — :class:`Composite`, two joints in series (§2.4.9), and the free joints
+  :func:`free_2d` (§2.4.10) and :func:`free_3d` (§2.4.11) built from it.
+
 Adding a joint (e.g. from Sueda's joint zoo, §2.4): write a subclass of :class:`Joint` in a new
 module of this package (or next to its relatives), implement at least ``transform`` and
 ``motion_subspace`` (and ``bias``, ``q_dot``, ``integrate``, ``difference``, ``check_q`` when they
@@ -25,10 +37,14 @@ differences of ``X_J``.
 
 from .axial import Cylindrical, Helical, Prismatic, Revolute
 from .base import Fixed, Joint, axis_vector
+from .composite import Composite, free_2d, free_3d
+from .euler_angles import SphericalEuler, Universal
+from .exponential import SphericalExp
 from .multi_dof import Planar, SphericalYPR
 from .quaternion import Free, Spherical
 from .rack_pinion import RackPinion
 from .reversed import Reversed
+from .translational import PlanarTranslation, Translational
 
 __all__ = [
     "Joint",
@@ -43,6 +59,14 @@ __all__ = [
     "Free",
     "RackPinion",
     "Reversed",
+    "Universal",
+    "SphericalEuler",
+    "PlanarTranslation",
+    "Translational",
+    "SphericalExp",
+    "Composite",
+    "free_2d",
+    "free_3d",
     "axis_vector",
 ]
 

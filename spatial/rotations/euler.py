@@ -68,11 +68,13 @@ def euler_to_matrix(angles, seq: str) -> np.ndarray:
     ValueError
         If ``seq`` is invalid or ``angles`` is not a finite (..., 3) array.
     """
-    seq = _euler_seq(seq)
-    q = as_array(angles, "angles", (3,))
-    # (E₃ E₂ E₁)ᵀ = R₁ R₂ R₃ with Eᵢ the coordinate rotations
+    return np.swapaxes(_euler_E(as_array(angles, "angles", (3,)), _euler_seq(seq)), -1, -2)
+
+
+def _euler_E(q: np.ndarray, seq: str) -> np.ndarray:
+    """Unvalidated kernel: the coordinate rotation ``E = Rᵀ = E₃ E₂ E₁`` (..., 3, 3)."""
     E = [_COORDINATE_ROTATION[c](q[..., i]) for i, c in enumerate(seq)]
-    return np.swapaxes(E[2] @ E[1] @ E[0], -1, -2)
+    return E[2] @ E[1] @ E[0]
 
 
 def euler_S(angles, seq: str) -> np.ndarray:
@@ -98,8 +100,11 @@ def euler_S(angles, seq: str) -> np.ndarray:
     ValueError
         If ``seq`` is invalid or ``angles`` is not a finite (..., 3) array.
     """
-    seq = _euler_seq(seq)
-    q = as_array(angles, "angles", (3,))
+    return _euler_S(as_array(angles, "angles", (3,)), _euler_seq(seq))
+
+
+def _euler_S(q: np.ndarray, seq: str) -> np.ndarray:
+    """Unvalidated kernel of :func:`euler_S`."""
     axes = np.eye(3)[[_AXIS_INDEX[c] for c in seq]]
     E2 = _COORDINATE_ROTATION[seq[1]](q[..., 1])
     E3 = _COORDINATE_ROTATION[seq[2]](q[..., 2])
@@ -132,7 +137,11 @@ def euler_S_dot(angles, rates, seq: str) -> np.ndarray:
         If ``seq`` is invalid or an input is not a finite (..., 3) array.
     """
     S = euler_S(angles, seq)
-    qd = as_array(rates, "rates", (3,))
+    return _euler_S_dot(S, as_array(rates, "rates", (3,)))
+
+
+def _euler_S_dot(S: np.ndarray, qd: np.ndarray) -> np.ndarray:
+    """Unvalidated kernel of :func:`euler_S_dot` from ``S = euler_S(q)`` and ``q̇``."""
     S1, S2, S3 = S[..., 0], S[..., 1], S[..., 2]
     dS1 = np.cross(S1, qd[..., 1:2] * S2 + qd[..., 2:3] * S3)
     dS2 = np.cross(S2, qd[..., 2:3] * S3)
