@@ -63,7 +63,7 @@ def welded_tree(rng):
 
 
 def trees(rng):
-    """Random trees: revolute-only, mixed, a floating base three ways, an unbranched chain."""
+    """Random trees: revolute-only, mixed, a floating base three ways, a chain, Sueda's joints."""
     mixed = builders.random_tree(rng, 7, joints=MIXED)
     return [
         builders.random_tree(rng, 8, joints=("R",)),
@@ -72,6 +72,7 @@ def trees(rng):
         builders.floating_base(mixed, inertia=builders.random_inertia(rng)),
         builders.floating_base(welded_tree(rng)),
         builders.random_tree(rng, 6, joints=MIXED, branching=0.0),
+        builders.random_tree(rng, 7, joints=("U", "SE", "SX", "PT", "T", "F2", "R")),  # Sueda's zoo
     ]
 
 
@@ -139,7 +140,10 @@ def test_jacobian_dot_is_a_central_difference_along_the_motion(rng, models):
         assert rel_err(Jd, fd) < 1e-7
 
 
-@pytest.mark.parametrize("code", [c for c in MIXED if c != "F"] + ["~R", "~P", "~C", "~FREE"])
+@pytest.mark.parametrize(
+    "code",
+    [c for c in MIXED if c != "F"] + ["~R", "~P", "~C", "~FREE", "U", "SE", "SX", "PT", "T", "F2"],
+)
 def test_jacobian_dot_of_each_joint_type(rng, code):
     """Every joint's ``Ṡ`` (constant, q-dependent, reversed, quaternion) in a short chain."""
     model = builders.random_tree(rng, 3, joints=(code,))
