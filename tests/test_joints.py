@@ -38,6 +38,8 @@ from spatial.joints import (
     SphericalEuler,
     SphericalExp,
     SphericalYPR,
+    SplineCurve,
+    SplineSurface,
     Translational,
     Universal,
     free_2d,
@@ -45,6 +47,30 @@ from spatial.joints import (
 )
 
 AXIS = np.array([2.0, -1.0, 2.0]) / 3.0
+
+
+def spline_joints():
+    """A spline curve and a spline surface joint (Sueda §2.4.12–13) with ``X_J(0) = 1``.
+
+    The curve's first three frames are ``exp(-ξ), 1, exp(ξ)`` and the surface's first 3x3
+    coordinates are linear in the grid indices, centred on the second row and column, so the
+    spline passes through the identity at ``q = 0`` with a nonzero velocity there.
+    """
+    xi = np.array([0.3, -0.2, 0.4, 0.5, 0.1, -0.3])
+    rng = np.random.default_rng(7)
+    steps = np.concatenate([np.stack([-xi, 0 * xi, xi]), xi + 0.3 * rng.normal(size=(3, 6))])
+    i, k = np.meshgrid(np.arange(5) - 1.0, np.arange(6) - 1.0, indexing="ij")
+    slope = rng.uniform(-0.3, 0.3, size=(2, 6))
+    values = i[..., None] * slope[0] + k[..., None] * slope[1]
+    values[3:] += 0.05 * np.arange(6)
+    grid = np.zeros((5, 6, 4, 4))
+    grid[..., 3, 3] = 1.0
+    grid[..., :3, 3] = values[..., :3]
+    grid[..., :3, :3] = sp.euler_to_matrix(values[..., 3:], "XYZ")
+    return SplineCurve(sp.exp_se3(steps)), SplineSurface(grid)
+
+
+SPLINE_CURVE, SPLINE_SURFACE = spline_joints()
 
 BASE_JOINTS = {
     "Rz": Revolute("z"),
@@ -76,6 +102,8 @@ BASE_JOINTS = {
     "free3d": free_3d(),
     "free3dE": free_3d(SphericalEuler("XYX")),
     "free3dX": free_3d(SphericalExp()),
+    "SplC": SPLINE_CURVE,
+    "SplS": SPLINE_SURFACE,
 }
 ALL_JOINTS = {
     **BASE_JOINTS,

@@ -69,7 +69,7 @@ OTHER_NAMES = {
 ADDED_ALL = {
     "joints": {
         "Universal", "SphericalEuler", "PlanarTranslation", "Translational", "SphericalExp",
-        "Composite", "free_2d", "free_3d",
+        "Composite", "free_2d", "free_3d", "SplineCurve", "SplineSurface",
     },
 }  # fmt: skip
 

@@ -25,7 +25,10 @@ Sueda's joint zoo (§2.4), converted from his 4x4 frames ``Q(q)`` and body Jacob
 * :mod:`.exponential` — :class:`SphericalExp`, a ball joint in exponential coordinates with
   :meth:`SphericalExp.reparameterize` (§2.4.8);
 * :mod:`.composite` — :class:`Composite`, two joints in series (§2.4.9), and the free joints
-  :func:`free_2d` (§2.4.10) and :func:`free_3d` (§2.4.11) built from it.
+  :func:`free_2d` (§2.4.10) and :func:`free_3d` (§2.4.11) built from it;
+* :mod:`.spline` — :class:`SplineCurve`, a body moving along a cumulative cubic B-spline of
+  frames (§2.4.12, Alg. 3), and :class:`SplineSurface`, over a tensor-product spline surface of
+  frames (§2.4.13, Alg. 4).
 
 Adding a joint (e.g. from Sueda's joint zoo, §2.4): write a subclass of :class:`Joint` in a new
 module of this package (or next to its relatives), implement at least ``transform`` and
@@ -44,6 +47,7 @@ from .multi_dof import Planar, SphericalYPR
 from .quaternion import Free, Spherical
 from .rack_pinion import RackPinion
 from .reversed import Reversed
+from .spline import SplineCurve, SplineSurface
 from .translational import PlanarTranslation, Translational
 
 __all__ = [
@@ -67,6 +71,8 @@ __all__ = [
     "Composite",
     "free_2d",
     "free_3d",
+    "SplineCurve",
+    "SplineSurface",
     "axis_vector",
 ]
 
