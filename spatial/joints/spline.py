@@ -214,13 +214,15 @@ class SplineCurve(_SplineJoint):
     ----------
     control_frames : array_like, shape (K, 4, 4)
         ``K ≥ 4`` rigid frames ``[[R, p], [0, 1]]`` of the successor relative to the
-        predecessor.  Consecutive frames must differ by less than a half turn.
+        predecessor.  Consecutive frames must differ by less than a half turn: the spline
+        takes the shorter way round from one frame to the next (``|ω| < π`` in ``Δ_i``).
 
     Raises
     ------
     ValueError
         If there are fewer than 4 frames, a frame is not rigid, or two consecutive frames
-        differ by a half turn (or more), where the twist between them is not unique.
+        differ by a half turn (to within 1e-9 in the cosine of the angle), where the twist
+        between them is not unique.
     """
 
     nq = 1
