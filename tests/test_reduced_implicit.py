@@ -294,6 +294,8 @@ def test_step_rejects_bad_input():
         redmax_step(model, q, qd, 0.1, rest=[0.0])
     with pytest.raises(ValueError, match="batch shapes do not broadcast"):
         redmax_step(model, np.zeros((3, 2)), qd, 0.1, rest=np.zeros((2, 2)))
+    with pytest.raises(ValueError, match=r"batch shapes do not broadcast: .* rest \(2,\)"):
+        redmax_step(model, q, np.zeros((3, 2)), 0.1, rest=np.zeros((2, 2)))
     with pytest.raises(ValueError, match="qd must have shape"):
         redmax_step(model, q, [0.0], 0.1)
     free = builders.random_tree(np.random.default_rng(1), 2, joints=("S",))

@@ -9,7 +9,7 @@ joints is just one more generalized force added to ``f_r`` (eq. 2.73):
 where ``q ⊖ q_rest`` is the velocity-variable displacement ``model.difference(q_rest, q)``
 (simply ``q - q_rest`` for joints whose velocity variables are ``q̇``).
 
-A stiff spring makes an explicit step unstable once ``h ω > 2``.  The linearly implicit Euler
+A stiff spring makes a symplectic Euler step unstable once ``h ω > 2``.  The linearly implicit Euler
 step evaluates the two forces at the *end* of the step, linearized about its start.  Implicit
 Euler moves the positions with the new velocity, ``q⁺ - q = h q̇⁺``, so
 
@@ -23,17 +23,18 @@ the ``q̇⁺`` terms on the left gives
 
 then ``q⁺ = integrate(q, q̇⁺, h)``.  The damper's current force drops out of the right-hand
 side, but the spring's current force ``τ_K`` stays there: the book's eq. 2.77 folds it into
-``f_r``.  (Its eq. 2.79 writes ``- h² K`` with the opposite sign convention for ``K``; here
-``K = -∂τ_K/∂q`` and ``D = -∂τ_D/∂q̇`` are positive semidefinite, eq. 2.78, so both add
-mass-like terms and the matrix on the left stays positive definite.)  With ``K = D = 0`` the
-step is one symplectic Euler step of the forward dynamics.
+``f_r``.  Here, as in eq. 2.78, ``K = -∂τ_K/∂q`` and ``D = -∂τ_D/∂q̇`` are positive
+semidefinite, so both add mass-like terms and the matrix on the left stays positive definite.
+(Eq. 2.79's ``- h² K`` reads ``K`` as ``+∂τ/∂q``, Baraff and Witkin's sign, while keeping
+``+ h D``; with eq. 2.78's ``K`` the sign there must be ``+``.)  With ``K = D = 0`` the step is
+one symplectic Euler step of the forward dynamics.
 
 Hyper-reduced coordinates (§2.6).  A constant matrix ``J_rR`` ties the joint coordinates to
 fewer coordinates ``y``, ``q = J_rR y`` (e.g. ``J_rR = ones((n, 1))`` makes every joint of a
 chain turn by the same angle).  Then ``q̇ = J_rR ẏ``, ``J_mR = J_mr J_rR`` and, ``J_rR`` being
 constant, ``J̇_mR = J̇_mr J_rR`` (eq. 2.82).  Substituting into eq. 2.80 and projecting with
 ``J_rRᵀ`` gives ``M_R ÿ = f_R`` with ``M_R = J_rRᵀ M_r J_rR`` and ``f_R = J_rRᵀ f_r`` (eq. 2.83):
-the joints' constraint forces that keep ``q = J_rR y`` do no work on the allowed motions.
+the forces that keep ``q = J_rR y`` do no work on the motions it allows, so they drop out.
 """
 
 from __future__ import annotations
@@ -244,7 +245,7 @@ def redmax_step(
     D = _gain_matrix(damping, "damping", model.nv)
     rest = _rest_configuration(model, rest)
     q, qd, tau, f_ext, fp, J = _check(model, q, qd, tau, f_ext)
-    _batch_shape(q=(q, 1), rest=(rest, 1))
+    _batch_shape(q=(q, 1), qd=(qd, 1), tau=(tau, 1), f_ext=(f_ext, 2), rest=(rest, 1))
     M_r = _mass_matrix(model, J)
     f_r = _force(model, fp, J, q, qd, tau, f_ext)
     tau_K = -_displacement(model, rest, q) @ K.T  # eq. 2.72
