@@ -9,7 +9,9 @@ through the Jacobian ``J_mr`` (``φ = J_mr q̇``, eq. 2.1):
 * :mod:`~spatial.reduced.maximal_terms` — the block-diagonal maximal mass matrix ``M_m`` and
   the maximal force ``f_m`` of the free bodies (eq. 1.21);
 * :mod:`~spatial.reduced.redmax` — ``M_r = J_mrᵀ M_m J_mr``, ``f_r`` and ``q̈ = M_r⁻¹ f_r``
-  (eq. 2.18).
+  (eq. 2.18);
+* :mod:`~spatial.reduced.implicit` — joint springs and dampers with the linearly implicit
+  Euler step (§2.5, eqs. 2.72–2.78) and hyper-reduced coordinates ``q = J_rR y`` (§2.6).
 
 The results equal Featherstone's ``crba``, ``τ - bias_force`` and ``aba``; REDMAX costs
 ``O(n²)`` to assemble and ``O(n³)`` to solve, which is the price of its simplicity.
@@ -17,6 +19,14 @@ The results equal Featherstone's ``crba``, ``τ - bias_force`` and ``aba``; REDM
 
 from __future__ import annotations
 
+from .implicit import (
+    hyper_reduced_force,
+    hyper_reduced_forward_dynamics,
+    hyper_reduced_jacobian,
+    hyper_reduced_jacobian_dot,
+    hyper_reduced_mass_matrix,
+    redmax_step,
+)
 from .jacobian import redmax_jacobian, redmax_jacobian_dot
 from .maximal_terms import maximal_bias, maximal_mass_matrix
 from .redmax import redmax_force, redmax_forward_dynamics, redmax_mass_matrix
@@ -29,4 +39,10 @@ __all__ = [
     "redmax_mass_matrix",
     "redmax_force",
     "redmax_forward_dynamics",
+    "redmax_step",
+    "hyper_reduced_jacobian",
+    "hyper_reduced_jacobian_dot",
+    "hyper_reduced_mass_matrix",
+    "hyper_reduced_force",
+    "hyper_reduced_forward_dynamics",
 ]
