@@ -327,3 +327,22 @@ def test_reduced_loads_lazily():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
     assert "reduced" in dir(sp) and sp.reduced.redmax_jacobian is redmax_jacobian
+
+
+def test_jacobian_dot_of_spline_joints():
+    """Spline joints (Sueda §2.4.12–2.4.13): ``Ṡ`` from their ``c_J``, checked like the others."""
+    from test_joints import SPLINE_CURVE, SPLINE_SURFACE
+
+    rng = np.random.default_rng(11)
+    model = sp.Model()
+    for parent, joint in ((0, SPLINE_CURVE), (1, SPLINE_SURFACE), (1, Revolute("x"))):
+        model.add_body(parent, joint, builders.random_transform(rng), builders.random_inertia(rng))
+    q, qd, _ = random_state(model, rng, (2,))
+    h = 1e-5
+    fd = (
+        redmax_jacobian(model, model.integrate(q, qd, h))
+        - redmax_jacobian(model, model.integrate(q, qd, -h))
+    ) / (2 * h)
+    assert rel_err(redmax_jacobian_dot(model, q, qd), fd) < 1e-7
+    tau = rng.standard_normal(model.nv)
+    assert rel_err(redmax_forward_dynamics(model, q, qd, tau), sp.aba(model, q, qd, tau)) < TOL
