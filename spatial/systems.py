@@ -34,9 +34,10 @@ A system then moves in one of two ways:
 A system may also look at the finished trajectory once, ``check_trajectory(q, v, **options)``
 (e.g. warn that closed loops drifted open, without a warning per integration stage).
 
-Two adapters here turn Featherstone's models into smooth systems: :class:`TreeSystem` (a
-``Model`` in joint coordinates, with or without loop joints) and :class:`ClosureSystem` (a
-closed-loop model in the independent coordinates of a loop-closure function, §8.11).  The
+Three adapters here turn a ``Model`` into a smooth system: :class:`TreeSystem` (joint
+coordinates with Featherstone's ABA, with or without loop joints), :class:`RedmaxSystem` (the same
+coordinates with Sueda's REDMAX equations of motion) and :class:`ClosureSystem` (a closed-loop
+model in the independent coordinates of a loop-closure function, §8.11).  The
 maximal-coordinate ``System`` (and ``maximal.FreeBody``, one free body) implements the interface
 itself; a contact ``Scene`` does through ``contact.SceneSystem``, and ``contact.RigidContact`` /
 ``contact.SoftContact`` add its time steps.
@@ -63,6 +64,7 @@ from .dynamics.loops import (
 )
 from .kinematics import body_poses, kinetic_energy, potential_energy
 from .model import Model
+from .reduced import redmax_forward_dynamics, redmax_mass_matrix
 
 __all__ = [
     "MechanicalSystem",
@@ -71,6 +73,7 @@ __all__ = [
     "Step",
     "TreeSystem",
     "ClosureSystem",
+    "RedmaxSystem",
     "as_system",
 ]
 
@@ -237,6 +240,37 @@ class TreeSystem:
 
     def __repr__(self) -> str:
         return f"TreeSystem({self.model!r})"
+
+
+class RedmaxSystem(TreeSystem):
+    """A kinematic tree in REDMAX's reduced coordinates (Sueda part 2, §2.1–2.3).
+
+    The same state as :class:`TreeSystem` (joint variables), but the dynamics come from the
+    maximal description through the Jacobian: ``M_r q̈ = f_r`` with ``M_r = Jᵀ M_m J`` and
+    ``f_r = Jᵀ(f_m - M_m J̇ q̇) + τ`` (eq. 2.18), so a simulation by REDMAX and one by ABA of the
+    same model must agree to round-off.
+
+    Parameters
+    ----------
+    model : Model
+        Without loop joints (constraints in REDMAX are Sueda §2.8).
+    """
+
+    def __init__(self, model: Model):
+        super().__init__(model)
+        if model.NL:
+            raise ValueError("RedmaxSystem takes a tree: this model has loop joints")
+
+    def mass_matrix(self, q):
+        return redmax_mass_matrix(self.model, q)
+
+    def accelerations(self, t, q, v, tau=None, f_ext=None):
+        """``q̈`` from eq. 2.18; ``tau`` constant or ``tau(t, q, qd)``."""
+        tau_t = _evaluate(tau, t, q, v)
+        return redmax_forward_dynamics(self.model, q, v, tau_t, f_ext)
+
+    def __repr__(self) -> str:
+        return f"RedmaxSystem({self.model!r})"
 
 
 class ClosureSystem:

@@ -7,7 +7,14 @@ import spatial as sp
 from spatial import builders as B
 from spatial.dynamics import loops as L
 from spatial.simulation import Trajectory, simulate
-from spatial.systems import ClosureSystem, MechanicalSystem, Step, TreeSystem, as_system
+from spatial.systems import (
+    ClosureSystem,
+    MechanicalSystem,
+    RedmaxSystem,
+    Step,
+    TreeSystem,
+    as_system,
+)
 
 
 def _energy_drift(traj: Trajectory) -> float:
@@ -187,3 +194,19 @@ def test_tree_and_maximal_coordinates_run_with_the_same_call():
         assert np.allclose(system.poses(maximal.q[0]), TreeSystem(model).poses(q0), atol=1e-12)
         gaps.append(np.abs(maximal.joint_q - tree.q).max())
     assert gaps[1] < 0.6 * gaps[0] and gaps[1] < 5e-3
+
+
+def test_redmax_and_aba_give_the_same_trajectory():
+    """Sueda's REDMAX (eq. 2.18) and Featherstone's ABA under the one loop: the same motion."""
+    rng = np.random.default_rng(5)
+    model = B.random_tree(rng, 5, joints=("R", "P", "S", "U", "SE"), floating=True)
+    q0 = model.random_configuration(rng)
+    v0 = 0.5 * rng.standard_normal(model.nv)
+    tau = lambda t, q, v: -0.1 * v  # noqa: E731 (a damper, as a time-dependent force)
+    aba_run = simulate(model, q0, v0, 5e-3, steps=40, tau=tau)
+    redmax_run = simulate(RedmaxSystem(model), q0, v0, 5e-3, steps=40, tau=tau)
+    assert np.abs(redmax_run.q - aba_run.q).max() < 1e-10 * (1 + np.abs(aba_run.q).max())
+    assert np.abs(redmax_run.v - aba_run.v).max() < 1e-10 * (1 + np.abs(aba_run.v).max())
+    assert np.allclose(RedmaxSystem(model).mass_matrix(q0), sp.crba(model, q0), atol=1e-12)
+    with pytest.raises(ValueError, match="loop joints"):
+        RedmaxSystem(B.four_bar())
