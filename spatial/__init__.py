@@ -38,7 +38,7 @@ contracts in ``pyproject.toml``, checked by ``make test``):
 4. :mod:`~spatial.joints` (the one joint library) and :mod:`~spatial.model` (Table 4.3).
 5. :mod:`~spatial.kinematics` and :mod:`~spatial.builders`.
 6. :mod:`~spatial.dynamics`: Featherstone's algorithms, with the closed loops of ch. 8 in
-   :mod:`spatial.dynamics.loops`.
+   :mod:`spatial.dynamics.loops`; :mod:`~spatial.reduced`: Sueda's REDMAX (part 2).
 7. :mod:`~spatial.systems`: the one system interface every formulation offers, and
    :mod:`~spatial.simulation`: the one loop, :func:`simulate`, and its :class:`Trajectory`.
 8. :mod:`~spatial.maximal` and :mod:`~spatial.contact`: formulations built on top.
@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import importlib
 
-from . import builders, joints, planar, simulation, systems
+from . import builders, joints, planar, reduced, simulation, systems
 from .checks import CheckResult, check_directional, check_jacobian, fd_jacobian
 from .dynamics import (
     aba,
@@ -179,7 +179,7 @@ __version__ = "0.1.0"
 
 # Subpackages that pull in heavy or optional dependencies (scipy.linalg, matplotlib, ipywidgets)
 # are loaded on first attribute access, so that ``import spatial`` stays light (PEP 562).
-_LAZY = {"solvers", "forces", "maximal", "contact", "reduced", "nb", "viz", "exercises"}
+_LAZY = {"solvers", "forces", "maximal", "contact", "nb", "viz", "exercises"}
 
 
 def __getattr__(name: str):
@@ -282,6 +282,7 @@ __all__ = [
     "quat_to_matrix",
     "quat_to_rotvec",
     "require_unit_quaternion",
+    "reduced",
     "rnea",
     "rnea_3d",
     "rot",
