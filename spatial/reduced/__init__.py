@@ -11,7 +11,9 @@ through the Jacobian ``J_mr`` (``φ = J_mr q̇``, eq. 2.1):
 * :mod:`~spatial.reduced.redmax` — ``M_r = J_mrᵀ M_m J_mr``, ``f_r`` and ``q̈ = M_r⁻¹ f_r``
   (eq. 2.18);
 * :mod:`~spatial.reduced.implicit` — joint springs and dampers with the linearly implicit
-  Euler step (§2.5, eqs. 2.72–2.78) and hyper-reduced coordinates ``q = J_rR y`` (§2.6).
+  Euler step (§2.5, eqs. 2.72–2.78) and hyper-reduced coordinates ``q = J_rR y`` (§2.6);
+* :mod:`~spatial.reduced.deformable` — a mass-spring body whose nodes are free or ride on
+  the bodies, coupled through the block Jacobian ``J_MR`` (§2.7, eqs. 2.84–2.92).
 
 The results equal Featherstone's ``crba``, ``τ - bias_force`` and ``aba``; REDMAX costs
 ``O(n²)`` to assemble and ``O(n³)`` to solve, which is the price of its simplicity.
@@ -19,6 +21,15 @@ The results equal Featherstone's ``crba``, ``τ - bias_force`` and ``aba``; REDM
 
 from __future__ import annotations
 
+from .deformable import (
+    ParticleSystem,
+    coupled_energy,
+    coupled_force,
+    coupled_forward_dynamics,
+    coupled_jacobian,
+    coupled_jacobian_dot,
+    coupled_mass_matrix,
+)
 from .implicit import (
     hyper_reduced_force,
     hyper_reduced_forward_dynamics,
@@ -45,4 +56,11 @@ __all__ = [
     "hyper_reduced_mass_matrix",
     "hyper_reduced_force",
     "hyper_reduced_forward_dynamics",
+    "ParticleSystem",
+    "coupled_jacobian",
+    "coupled_jacobian_dot",
+    "coupled_mass_matrix",
+    "coupled_force",
+    "coupled_forward_dynamics",
+    "coupled_energy",
 ]
