@@ -41,7 +41,7 @@ from ..simulation import Trajectory
 from ..simulation import simulate as _simulate
 from ..systems import Step
 from .scene import Contacts, Scene
-from .stepping import SceneSystem, _penetration, _tau
+from .stepping import SceneSystem, _penetration, _step_records, _tau
 
 __all__ = [
     "SoftContact",
@@ -434,14 +434,7 @@ class SoftContact(SceneSystem):
             patches = SurfaceState.rest(self.scene, q)
         tau = _tau(self.scene, tau)
         q, v, patches, info = _soft_step(self.scene, q, v, patches, h, self.params, tau)
-        records = {
-            "penetration": info.penetration,
-            "contacts": len(info.contacts),
-            "impact": None,
-            "event": False,
-            "fallbacks": 0,
-        }
-        return Step(q, v, h, records, patches)
+        return Step(q, v, h, _step_records(info), patches)
 
 
 def simulate_soft(

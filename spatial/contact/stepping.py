@@ -397,13 +397,23 @@ class SceneSystem:
 
     def initial_records(self, q, v) -> dict:
         """The records of a step, for the initial state: its penetration, nothing else yet."""
-        return {
-            "penetration": _penetration(self.scene.detect(q)),
-            "contacts": 0,
-            "impact": None,
-            "event": False,
-            "fallbacks": 0,
-        }
+        return _records(_penetration(self.scene.detect(q)))
+
+
+def _records(penetration: float, contacts=0, impact=None, event=False, fallbacks=0) -> dict:
+    """What a contact simulation records per state (see :class:`RigidContact`)."""
+    return {
+        "penetration": penetration,
+        "contacts": contacts,
+        "impact": impact,
+        "event": event,
+        "fallbacks": fallbacks,
+    }
+
+
+def _step_records(info) -> dict:
+    """The records of one step, from its :class:`StepInfo` (or soft contact's, same fields)."""
+    return _records(info.penetration, len(info.contacts), info.impact, info.event, info.fallbacks)
 
 
 def _penetration(contacts: Contacts) -> float:
@@ -435,14 +445,7 @@ class RigidContact(SceneSystem):
 
     def step(self, t, q, v, h, carry=None, *, tau=None) -> Step:
         q, v, info = _step(self.scene, q, v, h, self.params, _tau(self.scene, tau), carry)
-        records = {
-            "penetration": info.penetration,
-            "contacts": len(info.contacts),
-            "impact": info.impact,
-            "event": info.event,
-            "fallbacks": info.fallbacks,
-        }
-        return Step(q, v, info.h, records, info.end)
+        return Step(q, v, info.h, _step_records(info), info.end)
 
 
 def simulate(

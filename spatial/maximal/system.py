@@ -341,13 +341,9 @@ class System:
 
     def initial_records(self, T, phi) -> dict:
         """The records of :meth:`step` for the start of a simulation (no wrench, no contact)."""
-        states, batch = _joint_states_at(self, T, None)
-        return {
-            "joint_q": _stack_q(self, states, batch),
-            "error": _errors(self, states, batch),
-            "joint_wrench": np.zeros(batch + (len(self.joints), 6)),
-            "contact": None,
-        }
+        joint_q, error = self._joints_at(T, None)
+        wrench = np.zeros(joint_q.shape[:-1] + (len(self.joints), 6))
+        return {"joint_q": joint_q, "error": error, "joint_wrench": wrench, "contact": None}
 
     def step(self, t, T, phi, h, carry=None, *, q0=None, **options) -> Step:
         """One :func:`~spatial.maximal.kkt_step` as a step of :func:`spatial.simulate`.
@@ -360,15 +356,19 @@ class System:
         ``contact``.
         """
         result = kkt_step(self, T, phi, h, q0=q0 if carry is None else carry, **options)
-        states, batch = _joint_states_at(self, result.T, result.q)
-        joint_q = _stack_q(self, states, batch)
+        joint_q, error = self._joints_at(result.T, result.q)
         info = {
             "joint_q": joint_q,
-            "error": _errors(self, states, batch),
+            "error": error,
             "joint_wrench": result.joint_wrench,
             "contact": result.contact,
         }
         return Step(result.T, result.phi, h, info, joint_q)
+
+    def _joints_at(self, T, q0) -> tuple[np.ndarray, np.ndarray]:
+        """Joint variables recovered at ``T`` (warm start ``q0``) and the joint errors ``g``."""
+        states, batch = _joint_states_at(self, T, q0)
+        return _stack_q(self, states, batch), _errors(self, states, batch)
 
     def __repr__(self) -> str:
         return f"System(N={self.N}, joints={len(self.joints)}, m={self.m})"
