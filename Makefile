@@ -40,6 +40,7 @@ figures: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/redmax.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

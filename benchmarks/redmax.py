@@ -2,8 +2,10 @@
 
 Times ``spatial.reduced.redmax_forward_dynamics`` (forms ``J_mr``, ``J̇_mr``, ``M_r`` and
 ``f_r``, then a dense solve: ``O(n²)`` to assemble, ``O(n³)`` to solve) beside ``spatial.aba``
-(``O(n)``) on Featherstone's benchmark chains GU(n) for n = 7, 30, 100, and on a batch of
-1,000 states of GU(7), and checks that both give the same ``q̈``.
+(``O(n)``) on Featherstone's benchmark chains GU(n) for n = 7, 30, 100, and on batches of
+1,000 states of GU(7) and GU(30), and checks that both give the same ``q̈``.  The targets: on
+GU(30), one state per call and 1,000 per call, REDMAX within 3× of ABA's time (``make bench``
+runs this after ``run.py``).
 
 Usage: ``.venv/bin/python benchmarks/redmax.py [--quick] [--cpu]``.  Timings depend on the
 machine and its load; nothing here is a test.
@@ -20,7 +22,8 @@ from timing import measure
 import spatial as sp
 from spatial.builders import gu_chain
 
-CASES = [(7, 1), (30, 1), (100, 1), (7, 1000)]  # (n, states per call)
+CASES = [(7, 1), (30, 1), (100, 1), (7, 1000), (30, 1000)]  # (n, states per call)
+TARGETS = {(30, 1): 3.0, (30, 1000): 3.0}  # largest ratio REDMAX / ABA
 
 
 def redmax_vs_aba(n: int, batch: int, repeats: int, min_time: float, clock) -> tuple:
@@ -44,11 +47,16 @@ def main() -> None:
     args = parser.parse_args()
     repeats, min_time = (3, 0.02) if args.quick else (7, 0.05)
     clock = time.process_time if args.cpu else time.perf_counter
-    print(f"{'case':>16} {'redmax µs':>12} {'aba µs':>12} {'ratio':>7} {'max |Δq̈|':>10}")
+    print("REDMAX forward dynamics beside ABA (median µs per call)")
+    print(
+        f"{'case':>16} {'redmax µs':>12} {'aba µs':>12} {'ratio':>7} {'target':>7} {'max |Δq̈|':>10}"
+    )
     for n, batch in CASES:
         t_redmax, t_aba, diff = redmax_vs_aba(n, batch, repeats, min_time, clock)
-        case = f"GU({n}) x{batch}"
-        print(f"{case:>16} {t_redmax:12.0f} {t_aba:12.0f} {t_redmax / t_aba:7.1f} {diff:10.1e}")
+        case, ratio = f"GU({n}) x{batch}", t_redmax / t_aba
+        target = TARGETS.get((n, batch))
+        verdict = "" if target is None else f"{'≤' if ratio <= target else '>'}{target:g}×"
+        print(f"{case:>16} {t_redmax:12.0f} {t_aba:12.0f} {ratio:7.1f} {verdict:>7} {diff:10.1e}")
 
 
 if __name__ == "__main__":

@@ -37,7 +37,8 @@ A system may also look at the finished trajectory once, ``check_trajectory(q, v,
 Three adapters here turn a ``Model`` into a smooth system: :class:`TreeSystem` (joint
 coordinates with Featherstone's ABA, with or without loop joints), :class:`RedmaxSystem` (the same
 coordinates with Sueda's REDMAX equations of motion) and :class:`ClosureSystem` (a closed-loop
-model in the independent coordinates of a loop-closure function, §8.11).  The
+model in the independent coordinates of a loop-closure function, §8.11); :class:`CoupledSystem`
+adds mass-spring nodes riding on a tree or hanging free (Sueda §2.7).  The
 maximal-coordinate ``System`` (and ``maximal.FreeBody``, one free body) implements the interface
 itself; a contact ``Scene`` does through ``contact.SceneSystem``, and ``contact.RigidContact`` /
 ``contact.SoftContact`` add its time steps.
@@ -52,7 +53,7 @@ import numpy as np
 
 from ._batched import T as _T
 from ._batched import mv as _mv
-from ._validate import as_array
+from ._validate import as_array, vector
 from .dynamics import aba, crba
 from .dynamics.loops import (
     POSITION_TOL,
@@ -64,7 +65,14 @@ from .dynamics.loops import (
 )
 from .kinematics import body_poses, kinetic_energy, potential_energy
 from .model import Model
-from .reduced import redmax_forward_dynamics, redmax_mass_matrix
+from .reduced import (
+    ParticleSystem,
+    coupled_energy,
+    coupled_forward_dynamics,
+    coupled_mass_matrix,
+    redmax_forward_dynamics,
+    redmax_mass_matrix,
+)
 
 __all__ = [
     "MechanicalSystem",
@@ -74,6 +82,7 @@ __all__ = [
     "TreeSystem",
     "ClosureSystem",
     "RedmaxSystem",
+    "CoupledSystem",
     "as_system",
 ]
 
@@ -332,6 +341,89 @@ class ClosureSystem:
 
     def __repr__(self) -> str:
         return f"ClosureSystem({self.model!r}, ny={self.closure.ny})"
+
+
+class CoupledSystem:
+    """A REDMAX tree coupled to mass-spring nodes (Sueda §2.7) as a smooth system.
+
+    The state stacks the tree's joint variables and the world positions of the free nodes,
+    ``q = (q_tree, x_free.ravel())`` and ``v = (q̇_tree, ẋ_free.ravel())``; nodes attached to
+    bodies ride along and have no coordinates of their own.  The accelerations solve eq. 2.92
+    (:func:`~spatial.reduced.coupled_forward_dynamics`).  ``energy`` counts the springs' energy
+    with gravity's in the potential, so the total is conserved without damping.  Single
+    (unbatched) states only, as in :mod:`spatial.reduced.deformable`.
+
+    Parameters
+    ----------
+    model : Model
+        A tree (no loop joints).
+    particles : ParticleSystem
+    """
+
+    def __init__(self, model: Model, particles: ParticleSystem):
+        if not isinstance(model, Model) or model.NL:
+            raise ValueError("CoupledSystem needs a spatial.Model without loop joints")
+        if not isinstance(particles, ParticleSystem):
+            raise ValueError(f"particles must be a ParticleSystem, got {type(particles).__name__}")
+        self.model, self.particles = model, particles
+        self.n_free = len(particles.free)
+
+    NB = property(lambda self: self.model.NB)
+
+    def split(self, q, v=None):
+        """``(q_tree, x_free)`` or, with ``v``, ``(q_tree, x_free, q̇_tree, ẋ_free)``."""
+        nq, nv = self.model.nq, self.model.nv
+        parts = [q[..., :nq], q[..., nq:].reshape(q.shape[:-1] + (self.n_free, 3))]
+        if v is not None:
+            parts += [v[..., :nv], v[..., nv:].reshape(v.shape[:-1] + (self.n_free, 3))]
+        return tuple(parts)
+
+    def check_state(self, q, v):
+        sizes = (self.model.nq + 3 * self.n_free, self.model.nv + 3 * self.n_free)
+        if np.shape(q) != (sizes[0],) or np.shape(v) != (sizes[1],):
+            raise ValueError(
+                f"CoupledSystem: q and v must have shapes ({sizes[0]},) and ({sizes[1]},) "
+                f"(tree, then 3 per free node), got {np.shape(q)} and {np.shape(v)}"
+            )
+        q, v = vector(q, "q"), vector(v, "v")
+        coupled_energy(self.model, self.particles, *self.split(q, v))  # validates the parts
+        return q, v
+
+    def integrate(self, q, v, dt):
+        nq, nv = self.model.nq, self.model.nv
+        q_tree = self.model.integrate(q[..., :nq], v[..., :nv], dt)
+        return np.concatenate([q_tree, q[..., nq:] + dt * v[..., nv:]], axis=-1)
+
+    def difference(self, q0, q1):
+        nq = self.model.nq
+        dq = self.model.difference(q0[..., :nq], q1[..., :nq])
+        return np.concatenate([dq, q1[..., nq:] - q0[..., nq:]], axis=-1)
+
+    def mass_matrix(self, q):
+        q_tree, x = self.split(q)
+        return coupled_mass_matrix(self.model, self.particles, q_tree, x)
+
+    def energy(self, q, v):
+        """``(T, V)`` per state (leading dimensions looped), springs included in ``V``."""
+        lead = q.shape[:-1]
+        rows = [
+            coupled_energy(self.model, self.particles, *self.split(qk, vk))
+            for qk, vk in zip(q.reshape(-1, q.shape[-1]), v.reshape(-1, v.shape[-1]), strict=True)
+        ]
+        T, V = np.array(rows).reshape(lead + (2,)).transpose((-1, *range(len(lead))))
+        return T, V
+
+    def poses(self, q):
+        return _tree_poses(self.model, q[..., : self.model.nq])
+
+    def accelerations(self, t, q, v, tau=None):
+        """``(q̈_tree, ẍ_free)`` stacked; ``tau`` constant or ``tau(t, q, v)`` (tree joints)."""
+        tau_t = _evaluate(tau, t, q, v)
+        qdd, xdd = coupled_forward_dynamics(self.model, self.particles, *self.split(q, v), tau_t)
+        return np.concatenate([qdd, xdd.ravel()])
+
+    def __repr__(self) -> str:
+        return f"CoupledSystem({self.model!r}, {len(self.particles.masses)} nodes)"
 
 
 def as_system(system) -> MechanicalSystem:

@@ -2,13 +2,17 @@
 
 import numpy as np
 import pytest
+from scipy.integrate import solve_ivp
 
 import spatial as sp
 from spatial import builders as B
 from spatial.dynamics import loops as L
+from spatial.joints import Revolute
+from spatial.reduced import ParticleSystem
 from spatial.simulation import Trajectory, simulate
 from spatial.systems import (
     ClosureSystem,
+    CoupledSystem,
     MechanicalSystem,
     RedmaxSystem,
     Step,
@@ -210,3 +214,44 @@ def test_redmax_and_aba_give_the_same_trajectory():
     assert np.allclose(RedmaxSystem(model).mass_matrix(q0), sp.crba(model, q0), atol=1e-12)
     with pytest.raises(ValueError, match="loop joints"):
         RedmaxSystem(B.four_bar())
+
+
+def _rope_on_pendulum():
+    """A pendulum with a rope of three free nodes hanging from its tip (Sueda §2.7)."""
+    model = sp.Model(gravity=[0.0, -9.81, 0.0])
+    model.add_body(0, Revolute("z"), np.eye(6), sp.mcI(1.0, [0.0, -0.5, 0.0], 0.02 * np.eye(3)))
+    rope = ParticleSystem(
+        [0.1] * 4,
+        attached=[(1, [0.0, -1.0, 0.0])] + [None] * 3,
+        springs=[(i, i + 1) for i in range(3)],
+        stiffness=[40.0] * 3,
+        rest_length=[0.3] * 3,
+    )
+    x0 = np.array([[np.sin(0.8) + 0.3 * k, -np.cos(0.8) - 0.05 * k, 0.02 * k] for k in (1, 2, 3)])
+    return CoupledSystem(model, rope), np.concatenate([[0.8], x0.ravel()]), np.zeros(10)
+
+
+def test_a_rope_on_a_pendulum_runs_under_the_one_loop_and_matches_an_adaptive_solution():
+    system, q0, v0 = _rope_on_pendulum()
+    traj = simulate(system, q0, v0, 2e-3, duration=1.0)
+    assert traj.q.shape == (501, 10) and traj.kinetic.shape == (501,)
+    rhs = lambda t, y: np.concatenate([y[10:], system.accelerations(t, y[:10], y[10:])])  # noqa: E731
+    ref = solve_ivp(rhs, (0, 1.0), np.concatenate([q0, v0]), rtol=1e-11, atol=1e-12).y[:, -1]
+    assert np.abs(traj.q[-1] - ref[:10]).max() < 1e-7
+    assert np.abs(traj.energy - traj.energy[0]).max() < 1e-6 * np.abs(traj.energy).max()
+    assert np.ptp(traj.q[:, 0]) > 0.5  # the pendulum really swings
+    M = system.mass_matrix(q0)
+    assert M.shape == (10, 10) and np.allclose(M, M.T) and np.linalg.eigvalsh(M).min() > 0
+    assert np.allclose(system.difference(q0, system.integrate(q0, v0 + 1.0, 0.1)), 0.1)
+
+
+def test_coupled_system_rejects_bad_states_and_models():
+    system, q0, v0 = _rope_on_pendulum()
+    with pytest.raises(ValueError, match=r"shapes \(10,\) and \(10,\)"):
+        system.check_state(q0[:-1], v0)
+    with pytest.raises(ValueError, match="finite"):
+        system.check_state(np.where(np.arange(10) == 4, np.nan, q0), v0)
+    with pytest.raises(ValueError, match="without loop joints"):
+        CoupledSystem(B.four_bar(), system.particles)
+    with pytest.raises(ValueError, match="ParticleSystem"):
+        CoupledSystem(system.model, "rope")

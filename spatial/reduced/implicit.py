@@ -48,7 +48,7 @@ from ..joints import Joint
 from ..kinematics import _forward_pass
 from ..model import Model
 from .jacobian import _jacobian, _jacobian_dot
-from .redmax import _check, _force, _mass_matrix
+from .redmax import _check, _force, _mass_matrix, _redmax_pass
 
 __all__ = [
     "redmax_step",
@@ -226,8 +226,6 @@ def redmax_step(
         negative gain, or is not symmetric positive semidefinite; ``rest`` is not a valid
         configuration; a state array is invalid (as :func:`~spatial.reduced.redmax_force`);
         or the step's matrix is singular.
-    NotImplementedError
-        As :func:`~spatial.reduced.redmax_force`.
 
     Examples
     --------
@@ -321,8 +319,6 @@ def hyper_reduced_force(model: Model, J_rR, y, yd, tau=None, f_ext=None) -> np.n
     ------
     ValueError
         As :func:`hyper_reduced_jacobian_dot`; also if ``tau`` or ``f_ext`` is invalid.
-    NotImplementedError
-        As :func:`~spatial.reduced.redmax_jacobian_dot`.
     """
     return _hyper_terms(model, J_rR, y, yd, tau, f_ext)[1]
 
@@ -339,8 +335,6 @@ def hyper_reduced_forward_dynamics(model: Model, J_rR, y, yd, tau=None, f_ext=No
     ValueError
         As :func:`hyper_reduced_force`; also if ``M_R`` is singular (``J_rR`` has dependent
         columns, or a column moves no mass).
-    NotImplementedError
-        As :func:`~spatial.reduced.redmax_jacobian_dot`.
 
     Examples
     --------
@@ -365,7 +359,7 @@ def _hyper_terms(model: Model, J_rR, y, yd, tau, f_ext):
         tau = as_array(tau, "tau", (J_rR.shape[1],))
     f_ext = _check_f_ext(model, f_ext)
     _batch_shape(y=(y, 1), yd=(yd, 1), tau=(tau, 1), f_ext=(f_ext, 2))
-    fp = _forward_pass(model, q, qd)
+    fp = _redmax_pass(model, q, qd)
     J = _jacobian(model, fp)
     M_R = J_rR.T @ _mass_matrix(model, J) @ J_rR
     f_R = _force(model, fp, J, q, qd, None, f_ext) @ J_rR

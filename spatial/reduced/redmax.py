@@ -13,6 +13,15 @@ generalized forces of ``q``).  ``M_r`` is Featherstone's joint-space inertia ``H
 ``τ - f_r`` his bias force ``C``; the term ``-J_mrᵀ M_m J̇_mr q̇`` is the quadratic-velocity
 force that the change of coordinates adds.  Solving the dense ``nv x nv`` system costs
 ``O(nv³)``; the recursive :func:`spatial.aba` does the same job in ``O(NB)``.
+
+Only the product ``J̇_mr q̇`` enters ``f_r``, never ``J̇_mr`` itself, so it is not formed
+(Alg. 2 would fill ``O(NB nv)`` entries to multiply them by one vector).  Applying Alg. 2's
+recursion to the vector ``q̇`` gives, body by body,
+``(J̇q̇)_i = ^iX_λ(i) (J̇q̇)_λ(i) - (v_J×) ^iX_λ(i) φ_λ(i) + Ṡ_i q̇_i``; with
+``^iX_λ(i) φ_λ(i) = φ_i - v_J`` and ``Ṡ_i q̇_i = c_J`` this is
+``(J̇q̇)_i = ^iX_λ(i) (J̇q̇)_λ(i) + φ_i × v_J + c_J`` — the body accelerations of a
+forward pass with ``q̈ = 0`` (Featherstone eq. 5.7 without gravity), ``O(NB)``.  The tests
+check it against :func:`~spatial.reduced.redmax_jacobian_dot` times ``q̇``.
 """
 
 from __future__ import annotations
@@ -24,7 +33,7 @@ from .._validate import broadcast_batch as _batch_shape
 from ..dynamics.rnea import _check_f_ext
 from ..kinematics import _forward_pass
 from ..model import Model
-from .jacobian import _jacobian, _jacobian_dot
+from .jacobian import _jacobian
 from .maximal_terms import _apply_mass, _maximal_bias
 
 __all__ = ["redmax_mass_matrix", "redmax_force", "redmax_forward_dynamics"]
@@ -38,9 +47,19 @@ def _mass_matrix(model: Model, J: np.ndarray) -> np.ndarray:
     return _T(J) @ _apply_mass(model, J)
 
 
+def _redmax_pass(model: Model, q: np.ndarray, qd: np.ndarray):
+    """The forward pass ``_force`` needs: velocities ``φ`` and accelerations at ``q̈ = 0``."""
+    return _forward_pass(model, q, qd, np.zeros_like(qd))
+
+
 def _force(model: Model, fp, J, q, qd, tau, f_ext) -> np.ndarray:
-    """``f_r = J_mrᵀ (f_m - M_m J̇_mr q̇) + τ`` (eq. 2.18), (..., nv)."""
-    Jd_qd = _jacobian_dot(model, fp, J, q, qd) @ qd[..., None]
+    """``f_r = J_mrᵀ (f_m - M_m J̇_mr q̇) + τ`` (eq. 2.18), (..., nv).
+
+    ``fp`` comes from :func:`_redmax_pass`: its accelerations are ``J̇_mr q̇`` body by body.
+    """
+    batch = np.broadcast_shapes(*(fp.a[i].shape[:-1] for i in range(1, model.NB + 1)))
+    a = [np.broadcast_to(fp.a[i], batch + (6,)) for i in range(1, model.NB + 1)]
+    Jd_qd = np.concatenate(a, axis=-1)[..., None]
     rhs = _maximal_bias(model, fp, f_ext)[..., None] - _apply_mass(model, Jd_qd)
     f_r = (_T(J) @ rhs)[..., 0]
     return f_r if tau is None else f_r + tau
@@ -51,7 +70,7 @@ def _check(model: Model, q, qd, tau, f_ext):
     q, qd, _, tau = model.check_state(q, qd, None, tau)
     f_ext = _check_f_ext(model, f_ext)
     _batch_shape(q=(q, 1), qd=(qd, 1), tau=(tau, 1), f_ext=(f_ext, 2))
-    fp = _forward_pass(model, q, qd)
+    fp = _redmax_pass(model, q, qd)
     return q, qd, tau, f_ext, fp, _jacobian(model, fp)
 
 
@@ -116,8 +135,6 @@ def redmax_force(model: Model, q, qd, tau=None, f_ext=None) -> np.ndarray:
         If a state array or ``f_ext`` has the wrong shape or is not finite, ``q`` is not a
         valid configuration, ``f_ext`` has a nonzero row 0, or the batch shapes do not
         broadcast.
-    NotImplementedError
-        As :func:`~spatial.reduced.redmax_jacobian_dot` (a joint whose ``Ṡ`` cannot be formed).
     """
     q, qd, tau, f_ext, fp, J = _check(model, q, qd, tau, f_ext)
     return _force(model, fp, J, q, qd, tau, f_ext)
@@ -126,8 +143,8 @@ def redmax_force(model: Model, q, qd, tau=None, f_ext=None) -> np.ndarray:
 def redmax_forward_dynamics(model: Model, q, qd, tau, f_ext=None) -> np.ndarray:
     """Forward dynamics ``q̈ = M_r⁻¹ f_r`` by REDMAX (Sueda eq. 2.18).
 
-    Forms ``J_mr`` and ``J̇_mr``, the reduced mass matrix and force, and solves the dense
-    system; the result equals :func:`spatial.aba`.
+    Forms ``J_mr``, the product ``J̇_mr q̇``, the reduced mass matrix and force, and solves
+    the dense system; the result equals :func:`spatial.aba`.
 
     Parameters
     ----------
@@ -146,8 +163,6 @@ def redmax_forward_dynamics(model: Model, q, qd, tau, f_ext=None) -> np.ndarray:
     ------
     ValueError
         As :func:`redmax_force`; also if ``M_r`` is singular (a joint moves no mass).
-    NotImplementedError
-        As :func:`redmax_force`.
 
     Examples
     --------
