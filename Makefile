@@ -7,7 +7,7 @@ NB_ENV := SPATIAL_NB_FAST=1 SPATIAL_NB_STRICT=1 MPLBACKEND=Agg
 # Jupyter refuses to run as root unless told to (containers often run as root)
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup lab test test-lib test-notebooks lint figures bench clean
+.PHONY: setup lab test test-lib test-notebooks lint figures bench student clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,9 +38,12 @@ test: lint test-lib test-notebooks
 figures: $(STAMP)
 	MPLBACKEND=Agg $(BIN)/python figures/generate.py figures/
 
+student: $(STAMP)
+	$(BIN)/python tools/student_edition.py notebooks student
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/redmax.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf student $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,87 @@
+"""The student edition (``make student``): the notebooks without their exercise solutions.
+
+The edition is checked twice: structurally for every notebook (solutions gone, checkers kept,
+everything before the first exercise byte-for-byte the full edition that the notebook tests
+run), and by executing one student notebook as a student would, without strict checking, to
+see the checkers report the untouched stubs as not attempted instead of failing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import student_edition  # noqa: E402
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
+
+
+@pytest.fixture(scope="module")
+def edition(tmp_path_factory):
+    target = tmp_path_factory.mktemp("student")
+    student_edition.write_student_edition(ROOT / "notebooks", target)
+    return target
+
+
+def _tags(cell):
+    return set(cell.get("metadata", {}).get("tags", []))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_student_notebook_is_the_full_one_without_solutions(edition, path):
+    full = json.loads(path.read_text())["cells"]
+    student = json.loads((edition / path.name).read_text())["cells"]
+    assert not any("solution" in _tags(c) for c in student)
+    solutions = sum("solution" in _tags(c) for c in full)
+    assert solutions > 0 and len(student) == len(full) - solutions + 1  # + the how-to note
+    first = next(i for i, c in enumerate(full) if "exercise" in _tags(c))
+    heading = next(i for i, c in enumerate(full) if student_edition._is_exercises_heading(c))
+    assert student[: heading + 1] == full[: heading + 1]
+    assert student[heading + 1]["source"] == [student_edition.HOW_TO]
+    assert student[heading + 2 : first + 2] == full[heading + 1 : first + 1]
+
+    def checks(cells):
+        return [
+            "".join(c["source"])
+            for c in cells
+            if c["cell_type"] == "code" and "nb.check(" in "".join(c["source"])
+        ]
+
+    assert checks(student) == checks(full)
+
+
+def test_a_student_notebook_runs_and_reports_the_exercises_as_not_attempted(edition):
+    path = edition / NOTEBOOKS[0].name
+    notebook = nbformat.read(path, as_version=4)
+    env = {"SPATIAL_NB_FAST": "1", "MPLBACKEND": "Agg", "SPATIAL_NB_STRICT": ""}
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        NotebookClient(
+            notebook, timeout=300, resources={"metadata": {"path": str(edition)}}
+        ).execute()
+    finally:
+        for k, v in old.items():
+            os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
+    printed = "".join(
+        o.get("text", "") for c in notebook.cells if c.cell_type == "code" for o in c.outputs
+    )
+    assert printed.count("not attempted yet") == sum(
+        "nb.check(" in c.source for c in notebook.cells if c.cell_type == "code"
+    )
+
+
+def test_the_edition_refuses_to_overwrite_the_notebooks_and_misplaced_exercises(tmp_path):
+    with pytest.raises(ValueError, match="another folder"):
+        student_edition.write_student_edition(ROOT / "notebooks", ROOT / "notebooks")
+    cells = [{"cell_type": "code", "metadata": {"tags": ["exercise"]}, "source": ["pass"]}]
+    with pytest.raises(ValueError, match="before the '## Exercises' heading"):
+        student_edition.student_cells(cells)

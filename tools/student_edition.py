@@ -1,0 +1,98 @@
+"""Write the student edition of the course: the notebooks without the exercise solutions.
+
+The notebooks in ``notebooks/`` are the full edition: every exercise has a stub (tagged
+``exercise``), a solution cell (tagged ``solution``) and a checker call
+(``sp.nb.check("NN.k", ...)``), and the tests run them all.  A teacher who hands the notebooks
+out wants the same notebooks with the solutions removed.  This script copies each notebook,
+drops its solution cells, and adds a short "how to work these exercises" note under the
+exercises heading.  Everything before the first exercise is unchanged, so the full edition's
+tests cover it; the checkers stay and report "not attempted yet" on an untouched stub.
+
+Usage: ``python tools/student_edition.py [SOURCE_DIR] [TARGET_DIR]`` (defaults ``notebooks``
+and ``student``); ``make student`` runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+HOW_TO = (
+    "**How to work these exercises.** Each exercise has a code cell with a stub that raises "
+    "`NotImplementedError`. Replace the stub's body with your code, run that cell, then run the "
+    "checker cell under it (`sp.nb.check(...)`): it says whether your answer passes or what is "
+    "wrong. Until you write something it reports the exercise as not attempted yet. The "
+    "sections above the exercises explain what each one needs.\n"
+)
+
+
+def _tags(cell: dict) -> set[str]:
+    return set(cell.get("metadata", {}).get("tags", []))
+
+
+def _is_exercises_heading(cell: dict) -> bool:
+    lines = "".join(cell["source"]).splitlines()
+    return cell["cell_type"] == "markdown" and bool(lines) and lines[0].strip() == "## Exercises"
+
+
+def student_cells(cells: list[dict]) -> list[dict]:
+    """The cells of the student edition: solutions dropped, a how-to note after the heading.
+
+    Raises
+    ------
+    ValueError
+        If the notebook has exercises but no ``## Exercises`` heading before the first one.
+    """
+    out, noted = [], False
+    for cell in cells:
+        tags = _tags(cell)
+        if "solution" in tags:
+            continue
+        if "exercise" in tags and not noted:
+            raise ValueError("an exercise comes before the '## Exercises' heading")
+        out.append(cell)
+        if _is_exercises_heading(cell) and not noted:
+            out.append(
+                {"cell_type": "markdown", "id": "how-to-work", "metadata": {}, "source": [HOW_TO]}
+            )
+            noted = True
+    return out
+
+
+def write_student_edition(source: Path, target: Path) -> list[Path]:
+    """Write the student edition of every ``NN-*.ipynb`` in ``source`` into ``target``.
+
+    ``target`` is emptied first; ``_toc.yml`` is copied as it is.  Returns the written paths.
+    """
+    if target.resolve() == source.resolve():
+        raise ValueError("the student edition must go to another folder than the notebooks")
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    written = []
+    for path in sorted(source.glob("[0-9][0-9]-*.ipynb")):
+        notebook = json.loads(path.read_text())
+        try:
+            notebook["cells"] = student_cells(notebook["cells"])
+        except ValueError as error:
+            raise ValueError(f"{path.name}: {error}") from None
+        out = target / path.name
+        out.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
+        written.append(out)
+    toc = source / "_toc.yml"
+    if toc.exists():
+        shutil.copy(toc, target / toc.name)
+    return written
+
+
+def main(argv: list[str]) -> None:
+    source = Path(argv[1]) if len(argv) > 1 else Path("notebooks")
+    target = Path(argv[2]) if len(argv) > 2 else Path("student")
+    written = write_student_edition(source, target)
+    print(f"wrote {len(written)} notebooks without solutions to {target}/")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
