@@ -7,7 +7,7 @@ NB_ENV := SPATIAL_NB_FAST=1 SPATIAL_NB_STRICT=1 MPLBACKEND=Agg
 # Jupyter refuses to run as root unless told to (containers often run as root)
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup lab test test-lib test-notebooks lint figures bench student clean
+.PHONY: setup lab test test-lib test-notebooks test-browser lint figures bench student clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,15 @@ test-notebooks: $(STAMP)
 		-p no:randomly notebooks/
 
 test: lint test-lib test-notebooks
+
+# A real browser opens the course (tools/browser_test.py); Debian's Chromium and its driver are
+# installed on first use (as root, or through sudo).
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+test-browser: $(STAMP)
+	@command -v chromedriver >/dev/null || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-driver \
+		>/dev/null; }
+	$(BIN)/python tools/browser_test.py
 
 figures: $(STAMP)
 	MPLBACKEND=Agg $(BIN)/python figures/generate.py figures/

@@ -1,0 +1,257 @@
+"""Open the course in a real browser and check that its widgets work (``make test-browser``).
+
+nbval runs every notebook in a kernel, but nothing there shows that JupyterLab renders the
+widgets as controls and that moving a slider redraws the figure under it.  This script does
+what a student does:
+
+1. starts JupyterLab on 127.0.0.1 with a random token, in fast mode (``SPATIAL_NB_FAST=1``),
+   with its own settings folder (notebook windowing off, so every cell is in the page);
+2. drives headless Chromium through ``chromedriver`` (Debian's ``chromium`` and
+   ``chromium-driver``; the Makefile installs them) to open a few notebooks with widgets and
+   run all their cells from the Run menu;
+3. checks that every code cell ran without an error output, that each ``nb.interact`` widget
+   renders as controls (a slider, not the text fallback ``interactive(children=...)``), that
+   dragging the first slider of the first widget changes the figure under it, and that the
+   browser console logged no errors;
+4. stops the server it started, by its process id, whatever happened.
+
+Usage: ``python tools/browser_test.py [NOTEBOOK ...]`` (names in ``notebooks/``; default: three
+notebooks with slider widgets).  Exits non-zero and says what failed; prints what it checked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT = ["01-spatial-vectors.ipynb", "05-inverse-dynamics-rnea.ipynb", "06-crba-sparsity.ipynb"]
+RUN_TIMEOUT = 240  # s for one notebook to run all its cells in fast mode
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+# JavaScript run in the page: the state of every code cell, widget and figure.
+CELLS_JS = """
+const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+if (!panel) return [];
+return Array.from(panel.querySelectorAll('.jp-CodeCell')).map(cell => ({
+  prompt: (cell.querySelector('.jp-InputPrompt') || {}).textContent || '',
+  errors: Array.from(cell.querySelectorAll(
+      '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'))
+    .map(e => e.textContent).filter(t => /Traceback|Error/.test(t)),
+  text: Array.from(cell.querySelectorAll('.jp-OutputArea-output'))
+    .map(e => e.textContent).join('\\n'),
+  interact: cell.querySelectorAll('.widget-interact').length,
+  sliders: cell.querySelectorAll('.widget-interact .widget-slider').length,
+}));
+"""
+FIGURE_JS = """
+const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+const box = panel && panel.querySelectorAll('.widget-interact')[arguments[0]];
+const img = box && box.querySelector('img');
+return img ? img.src : null;
+"""
+
+
+class BrowserTestError(AssertionError):
+    """A check of the browser test failed."""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_lab(settings: Path) -> tuple[subprocess.Popen, str]:
+    """Start JupyterLab on 127.0.0.1; return the process and the base URL with its token."""
+    port, token = _free_port(), secrets.token_hex(16)
+    tracker = settings / "@jupyterlab" / "notebook-extension"
+    tracker.mkdir(parents=True)
+    (tracker / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    env = dict(os.environ, SPATIAL_NB_FAST="1", SPATIAL_NB_STRICT="1")
+    env.pop("MPLBACKEND", None)  # the kernel's own inline backend, as a student has it
+    command = [
+        str(Path(sys.executable).parent / "jupyter"),
+        "lab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={ROOT / 'notebooks'}",
+        f"--LabApp.user_settings_dir={settings}",
+        f"--LabApp.workspaces_dir={settings / 'workspaces'}",
+    ]
+    if os.geteuid() == 0:
+        command.append("--allow-root")
+    log = open(settings / "lab.log", "w")  # noqa: SIM115 (closed with the process)
+    server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(120):
+        if server.poll() is not None:
+            raise BrowserTestError(f"JupyterLab exited early; see {settings / 'lab.log'}")
+        try:
+            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+            return server, f"{base}/lab/tree/{{}}?reset&token={token}"  # one notebook open
+        except OSError:
+            time.sleep(0.5)
+    raise BrowserTestError("JupyterLab did not answer within 60 s")
+
+
+def stop(server: subprocess.Popen) -> None:
+    """Stop the server this script started (by its pid), then make sure it is gone."""
+    if server.poll() is None:
+        os.kill(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.kill(server.pid, signal.SIGKILL)
+            server.wait()
+
+
+def open_browser() -> webdriver.Chrome:
+    options = webdriver.ChromeOptions()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
+        options.add_argument(flag)
+    options.add_argument("--window-size=1400,1000")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+def _wait(condition, timeout: float, what: str):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.5)
+    raise BrowserTestError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+def run_all_cells(driver: webdriver.Chrome) -> None:
+    """Click Run > Run All Cells in JupyterLab's menu bar."""
+    menu = _wait(
+        lambda: [
+            m
+            for m in driver.find_elements(By.CSS_SELECTOR, ".lm-MenuBar-itemLabel")
+            if m.text == "Run"
+        ],
+        60,
+        "the Run menu",
+    )[0]
+    menu.click()
+    item = _wait(
+        lambda: [
+            i
+            for i in driver.find_elements(By.CSS_SELECTOR, ".lm-Menu-itemLabel")
+            if i.text == "Run All Cells"
+        ],
+        10,
+        "Run All Cells",
+    )[0]
+    item.click()
+
+
+def _finished(cells: list[dict]) -> bool:
+    return bool(cells) and all(c["prompt"].strip() not in ("[*]:", "[ ]:", "") for c in cells)
+
+
+def check_notebook(driver: webdriver.Chrome, url: str, name: str) -> list[str]:
+    """Open ``name``, run it, check its cells, widgets and one slider; return what was seen."""
+    driver.get(url.format(name))
+    _wait(lambda: driver.execute_script(CELLS_JS), 90, f"{name} to open")
+    time.sleep(3)  # let the kernel start before running everything
+    run_all_cells(driver)
+    try:
+        cells = _wait(
+            lambda: (c := driver.execute_script(CELLS_JS)) and _finished(c) and c,
+            RUN_TIMEOUT,
+            f"{name} to finish running",
+        )
+    except BrowserTestError:
+        cells = driver.execute_script(CELLS_JS)
+        stuck = [i for i, c in enumerate(cells) if c["prompt"].strip() in ("[*]:", "[ ]:", "")]
+        errors = [e for c in cells for e in c["errors"]]
+        raise BrowserTestError(
+            f"{name}: cells {stuck[:5]} did not run; errors: {errors[:2]}"
+        ) from None
+    errors = [(i, e[:300]) for i, c in enumerate(cells) for e in c["errors"]]
+    if errors:
+        raise BrowserTestError(f"{name}: cell errors {errors}")
+    widgets = [c for c in cells if c["interact"]]
+    fallback = [c for c in cells if "interactive(children=" in c["text"]]
+    if not widgets or fallback:
+        raise BrowserTestError(f"{name}: widgets rendered as text ({len(fallback)} cells)")
+    if not any(c["sliders"] for c in widgets):
+        raise BrowserTestError(f"{name}: no slider among its widgets")
+    box = next(i for i, c in enumerate(c for c in cells if c["interact"]) if c["sliders"])
+    before = _wait(lambda: driver.execute_script(FIGURE_JS, box), 30, "the widget's figure")
+    panel = driver.find_element(By.CSS_SELECTOR, ".jp-NotebookPanel:not(.lm-mod-hidden)")
+    handle = panel.find_elements(By.CSS_SELECTOR, ".widget-interact")[box].find_element(
+        By.CSS_SELECTOR, ".widget-slider .noUi-handle, .widget-slider .ui-slider-handle"
+    )
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", handle)
+    ActionChains(driver).click_and_hold(handle).move_by_offset(60, 0).release().perform()
+    _wait(
+        lambda: (after := driver.execute_script(FIGURE_JS, box)) and after != before,
+        60,
+        f"{name}: the figure to change after moving the slider",
+    )
+    return [
+        f"{len(cells)} code cells ran without errors",
+        f"{len(widgets)} widgets rendered as controls",
+        "moving a slider redrew its figure",
+    ]
+
+
+def console_errors(driver: webdriver.Chrome) -> list[str]:
+    """Errors the page logged (JupyterLab's own and the widgets')."""
+    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def main(names: list[str]) -> int:
+    names = names or DEFAULT
+    with tempfile.TemporaryDirectory(prefix="spatial-browser-") as tmp:
+        server, url = start_lab(Path(tmp))
+        print(f"JupyterLab started (pid {server.pid}) on 127.0.0.1")
+        driver = None
+        failures = []
+        try:
+            driver = open_browser()
+            print(f"Chromium {driver.capabilities.get('browserVersion', '?')} (headless)")
+            for name in names:
+                try:
+                    seen = check_notebook(driver, url, name)
+                    logged = console_errors(driver)
+                    if logged:
+                        raise BrowserTestError(f"{name}: console errors {logged[:3]}")
+                    print(f"ok   {name}: " + "; ".join(seen) + "; no console errors")
+                except (BrowserTestError, WebDriverException) as error:
+                    failures.append(name)
+                    print(f"FAIL {name}: {str(error).splitlines()[0]}")
+        finally:
+            if driver is not None:
+                driver.quit()
+            stop(server)
+            print(f"JupyterLab stopped (pid {server.pid})")
+    print(f"{len(names) - len(failures)} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
