@@ -6,16 +6,25 @@ until ``spatial.nb`` is first used.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["NotebookConfig", "setup", "interact", "check", "fast_mode", "strict_mode"]
+__all__ = [
+    "NotebookConfig",
+    "setup",
+    "interact",
+    "driving",
+    "check",
+    "fast_mode",
+    "strict_mode",
+]
 
 
 def _flag(name: str) -> bool:
@@ -126,6 +135,36 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
 
         display(widget)
     return widget
+
+
+@contextlib.contextmanager
+def driving(widget) -> Iterator[dict]:
+    """Drive a widget's controls from a test cell, then put them back as the reader had them.
+
+    A notebook checks its widgets by setting control values and reading ``widget.result``;
+    done on the displayed widget, that would leave the figure at the last tested values
+    instead of the teaching default.  Inside ``with driving(w) as controls:`` the controls are
+    available by their descriptions (the function's argument names); on leaving the block,
+    even through a failed assertion, every control gets its previous value back, so the
+    widget reruns and shows again what it showed before the test.
+
+    Parameters
+    ----------
+    widget : ipywidgets.interactive
+        A widget made by :func:`interact`.
+
+    Yields
+    ------
+    dict of str to ipywidgets.Widget
+    """
+    controls = {c.description: c for c in widget.kwargs_widgets}
+    before = {name: c.value for name, c in controls.items()}
+    try:
+        yield controls
+    finally:
+        for name, value in before.items():
+            if controls[name].value != value:
+                controls[name].value = value
 
 
 def check(exercise: str, solution: Callable) -> bool:

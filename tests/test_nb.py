@@ -56,6 +56,19 @@ def test_interact_runs_with_defaults_and_updates_result():
     assert not any(c.continuous_update for c in w.kwargs_widgets)  # reruns on release only
 
 
+def test_driving_a_widget_restores_what_the_reader_saw():
+    w = sp.nb.interact(lambda a=1.0, b=2.0: a * b, show=False, a=(0.0, 10.0), b=(0.0, 10.0))
+    with sp.nb.driving(w) as controls:
+        assert set(controls) == {"a", "b"}
+        controls["a"].value, controls["b"].value = 4.0, 0.5
+        assert w.result == 2.0
+    assert [c.value for c in w.kwargs_widgets] == [1.0, 2.0] and w.result == 2.0
+    with pytest.raises(AssertionError), sp.nb.driving(w) as controls:
+        controls["b"].value = 3.0
+        assert w.result == 0.0  # a failing check still restores the controls
+    assert w.children[1].value == 2.0 and w.result == 2.0
+
+
 # ------------------------------------------------------------------------------------ check
 
 
