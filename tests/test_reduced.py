@@ -142,7 +142,8 @@ def test_jacobian_dot_is_a_central_difference_along_the_motion(rng, models):
 
 @pytest.mark.parametrize(
     "code",
-    [c for c in MIXED if c != "F"] + ["~R", "~P", "~C", "~FREE", "U", "SE", "SX", "PT", "T", "F2"],
+    [c for c in MIXED if c != "F"]
+    + ["~R", "~P", "~C", "~FREE", "U", "SE", "SX", "PT", "T", "F2", "F3", "~F3"],
 )
 def test_jacobian_dot_of_each_joint_type(rng, code):
     """Every joint's ``Ṡ`` (constant, q-dependent, reversed, quaternion) in a short chain."""

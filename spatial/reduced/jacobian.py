@@ -38,7 +38,7 @@ import numpy as np
 
 from .._batched import crm_matrix, xinv
 from .._validate import broadcast_batch as _batch_shape
-from ..joints import Joint, Reversed
+from ..joints import Composite, Joint, Reversed
 from ..kinematics import _forward_pass
 from ..model import Model
 
@@ -90,11 +90,13 @@ def _motion_subspace_dot(joint: Joint, q: np.ndarray, qd: np.ndarray) -> np.ndar
     Zero when the joint keeps the default zero bias (``S`` constant).  A reversed joint has
     ``S' = -X_J⁻¹ S`` with ``X_J``, ``S`` the inner joint's, and since
     ``d/dt(X_J⁻¹) = -(v_J' ×) X_J⁻¹`` (``v_J' = S' α`` its own relative twist),
-    ``Ṡ' = -(v_J' ×) S' - X_J⁻¹ Ṡ``.  Otherwise, with ``α = q̇``, write ``T_jk = ∂S_k/∂q_j``
-    so that ``c_J(α) = Σ T_jk α_j α_k``.  The derivative ``∂c_J/∂α_k = Σ_j (T_jk + T_kj) α_j``
-    is exact as a central difference of the quadratic ``c_J`` with unit steps, and the
-    antisymmetric part is the Lie bracket, ``T_jk - T_kj = -S_j × S_k`` (the columns of ``S``
-    are the body Jacobian of ``X_J(q)``), so
+    ``Ṡ' = -(v_J' ×) S' - X_J⁻¹ Ṡ``.  A composite joint (``S = [X₂ S₁, S₂]``) differentiates
+    each part, ``Ṡ = [-(S₂ α₂ ×) X₂ S₁ + X₂ Ṡ₁, Ṡ₂]``, so its parts may have other velocity
+    variables (the quaternion ball joint inside :func:`~spatial.joints.free_3d`).  Otherwise,
+    with ``α = q̇``, write ``T_jk = ∂S_k/∂q_j`` so that ``c_J(α) = Σ T_jk α_j α_k``.  The
+    derivative ``∂c_J/∂α_k = Σ_j (T_jk + T_kj) α_j`` is exact as a central difference of the
+    quadratic ``c_J`` with unit steps, and the antisymmetric part is the Lie bracket,
+    ``T_jk - T_kj = -S_j × S_k`` (the columns of ``S`` are the body Jacobian of ``X_J(q)``), so
     ``Ṡ e_k = Σ_j T_jk α_j = ½ ∂c_J/∂α_k - ½ (S α) × S_k``.
     """
     S = joint.motion_subspace(q)
@@ -103,6 +105,17 @@ def _motion_subspace_dot(joint: Joint, q: np.ndarray, qd: np.ndarray) -> np.ndar
     if isinstance(joint, Reversed):
         inner_dot = _motion_subspace_dot(joint.joint, q, qd)
         return -crm_matrix(v_J) @ S - xinv(joint.joint.transform(q)) @ inner_dot
+    if isinstance(joint, Composite):  # S = [X₂ S₁, S₂] with d/dt X₂ = -(S₂ α₂ ×) X₂
+        (q1, q2), (a1, a2) = joint._q(q), joint._v(qd)
+        X2 = joint.second.transform(q2)
+        v2 = (joint.second.motion_subspace(q2) @ a2[..., None])[..., 0]
+        first = (-crm_matrix(v2) @ X2) @ joint.first.motion_subspace(q1) + X2 @ (
+            _motion_subspace_dot(joint.first, q1, a1)
+        )
+        second = _motion_subspace_dot(joint.second, q2, a2)
+        batch = np.broadcast_shapes(first.shape[:-2], second.shape[:-2])
+        first = np.broadcast_to(first, batch + first.shape[-2:])
+        return np.concatenate([first, np.broadcast_to(second, batch + second.shape[-2:])], -1)
     if type(joint).bias is Joint.bias:
         return np.zeros(batch + (6, joint.nv))
     if type(joint).q_dot is not Joint.q_dot:
