@@ -351,14 +351,15 @@ def test_jacobian_dot_of_spline_joints():
     assert rel_err(redmax_forward_dynamics(model, q, qd, tau), sp.aba(model, q, qd, tau)) < TOL
 
 
-def test_forward_dynamics_needs_only_jdot_times_qdot_so_quaternion_free_joints_work(rng):
-    """``f_r`` uses ``J̇_mr q̇`` (an O(n) forward pass), never ``J̇_mr`` itself: a tree on a
-    quaternion ``free_3d()`` joint, whose ``Ṡ`` cannot be formed, still gives ABA's ``q̈``."""
+def test_forward_dynamics_uses_jdot_times_qdot_from_the_forward_pass(rng):
+    """``f_r`` takes ``J̇_mr q̇`` from an O(n) forward pass (never forming ``J̇_mr``); it equals
+    Alg. 2's ``J̇_mr`` times ``q̇``, also on a tree with a quaternion ``free_3d()`` root."""
     model = sp.Model()
     for parent, joint in ((0, sp.joints.free_3d()), (1, Revolute("x")), (1, sp.joints.Universal())):
         model.add_body(parent, joint, builders.random_transform(rng), builders.random_inertia(rng))
     q, qd, tau = random_state(model, rng, (3,))
     assert rel_err(redmax_forward_dynamics(model, q, qd, tau), aba(model, q, qd, tau)) < TOL
     assert rel_err(redmax_force(model, q, qd, tau), tau - bias_force(model, q, qd)) < TOL
-    with pytest.raises(NotImplementedError, match="velocity variables are not q̇"):
-        redmax_jacobian_dot(model, q, qd)
+    accelerations = body_accelerations(model, q, qd, np.zeros_like(qd))[..., 1:, :]
+    Jd_qd = (redmax_jacobian_dot(model, q, qd) @ qd[..., None])[..., 0]
+    assert rel_err(Jd_qd, accelerations.reshape(3, -1)) < TOL
