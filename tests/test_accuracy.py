@@ -94,3 +94,44 @@ def test_bad_input_is_named():
     model, q = accuracy.zigzag_chain(3)
     with pytest.raises(ValueError, match="tau"):
         accuracy.backward_error(model, q, np.zeros(3), np.zeros(2), np.zeros(3))
+
+
+def test_ch10_checkers_pass_right_answers_and_fail_wrong_ones():
+    from spatial.exercises import ch10
+
+    def counts(lam):
+        depth = []
+        for p in lam:
+            depth.append(1 if p == -1 else depth[p] + 1)
+        return sum(p != -1 for p in lam), sum(d - 1 for d in depth)
+
+    def rotate(c, s, cs, s2, two_cs, om2s2, A):
+        A11, A21, A22, A31, A32, A33 = A
+        D = A22 - A11
+        alpha, beta = two_cs * A21 + s2 * D, cs * D + om2s2 * A21
+        return [A11 + alpha, beta, A22 - alpha, c * A31 + s * A32, c * A32 - s * A31, A33]
+
+    def rotate_dense(c, s, cs, s2, two_cs, om2s2, A):  # right value, 27m + 18a or so
+        E = np.array([[c, s, 0.0], [-s, c, 0.0], [0.0, 0.0, 1.0]], dtype=object)
+        A11, A21, A22, A31, A32, A33 = A
+        M = np.array([[A11, A21, A31], [A21, A22, A32], [A31, A32, A33]], dtype=object)
+        B = E @ M @ E.T
+        return [B[0, 0], B[1, 0], B[1, 1], B[2, 0], B[2, 1], B[2, 2]]
+
+    def H_of(q2, m, l, I_c):
+        lc = l / 2
+        h22 = I_c + m * lc**2
+        h12 = h22 + m * l * lc * np.cos(q2)
+        return np.array([[2 * h22 + m * l**2 + 2 * m * l * lc * np.cos(q2), h12], [h12, h22]])
+
+    ch10.CHECKS["10.1"](counts)
+    ch10.CHECKS["10.2"](rotate)
+    ch10.CHECKS["10.3"](H_of)
+    with pytest.raises(AssertionError, match="eq. 10.5"):
+        ch10.CHECKS["10.1"](lambda lam: (counts(lam)[0], len(lam)))
+    with pytest.raises(AssertionError, match="App. A.5 does it in 8m \\+ 7a"):
+        ch10.CHECKS["10.2"](rotate_dense)
+    with pytest.raises(AssertionError, match="App. A.5"):
+        ch10.CHECKS["10.2"](lambda *a: rotate(*a)[::-1])
+    with pytest.raises(AssertionError, match="Lagrange"):
+        ch10.CHECKS["10.3"](lambda q2, m, l, I_c: H_of(q2, m, l, 0.0))
