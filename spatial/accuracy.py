@@ -15,6 +15,14 @@ three significant figures produce accelerations up to 40 % off (:func:`sensitivi
 because ``H`` has condition number 725.4.  For chains of identical links the worst case grows
 like ``4 N⁴`` (Featherstone 2004), reached when the chain is straight.
 
+**The same effect inside a dynamics algorithm** (§10.1, Table 5.1).  The basic version of the
+recursive Newton–Euler algorithm works in one common coordinate system, the base's
+(:func:`rnea_base_coordinates`); the package's :func:`spatial.rnea` works in body coordinates.
+Move the robot far from the base origin (:func:`move_base_origin`): the torques do not change,
+but every inertia in base coordinates picks up parallel-axis terms of size ``d²``, and the
+base-coordinates algorithm loses digits in proportion, while the body-coordinates one does not
+notice.
+
 **Backward error** (:func:`backward_error`): how far from the given ``τ`` the forces are that
 the computed ``q̈`` would actually need, relative to the sizes involved; a stable method keeps it
 at a modest multiple of the unit round-off.
@@ -33,10 +41,12 @@ from .inertia import mcI
 from .model import Model
 from .planar import Xpln, crf
 from .planar import mcI as planar_mcI
-from .vectors import xlt
+from .vectors import crm, inv_transform_inertia, xinv, xlt
 
 __all__ = [
     "far_origin_error",
+    "rnea_base_coordinates",
+    "move_base_origin",
     "zigzag_chain",
     "round_significant",
     "sensitivity_example",
@@ -76,6 +86,77 @@ def far_origin_error(c) -> float:
     f_O = X_CO.T @ f_C
     a_O = np.linalg.solve(I_O, f_O - crf(v_O) @ I_O @ v_O)
     return float(np.max(np.abs(np.array([1.0, -1.0, 1.0]) - X_CO @ a_O)))
+
+
+def rnea_base_coordinates(model: Model, q, qd, qdd) -> np.ndarray:
+    """Inverse dynamics by the basic RNEA of Table 5.1, every vector in base coordinates.
+
+    With ``⁰X_i`` the transform from body ``i`` to base coordinates, ``S_i``, ``v_J`` and
+    ``c_J`` are carried to the base (``⁰S_i = ⁰X_i S_i``) and so is each inertia
+    (``⁰I_i = ⁰X_i* I_i ⁱX_0``); then ``v_i = v_λ(i) + ⁰S_i q̇_i``,
+    ``a_i = a_λ(i) + ⁰X_i (S_i q̈_i + c_J) + v_i × ⁰v_J`` (the derivative of ``⁰X_i`` brings the
+    ``v_i ×`` term), ``f_i = I_i a_i + v_i ×* I_i v_i`` and ``τ_i = ⁰S_iᵀ Σ_{j ∈ ν(i)} f_j``.  It
+    gives the same ``τ`` as :func:`spatial.rnea`; it is here as the teaching contrast of §10.1.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+    qd, qdd : array_like, shape (nv,)
+
+    Returns
+    -------
+    ndarray, shape (nv,)
+
+    Raises
+    ------
+    ValueError
+        If the state does not fit the model, or is batched (this version takes one state).
+    """
+    q, qd, qdd, _ = model.check_state(q, qd, qdd)
+    if q.ndim != 1:
+        raise ValueError(f"rnea_base_coordinates takes one state, got q of shape {q.shape}")
+    n = model.NB
+    X_i0 = [np.eye(6)] + [None] * n  # ⁱX_0
+    v, a = [np.zeros(6)] + [None] * n, [-model.a_grav] + [None] * n
+    S0, f = [None] * (n + 1), [np.zeros(6) for _ in range(n + 1)]
+    for i in range(1, n + 1):
+        p = model.parent[i]
+        X_J, S, v_J, c_J = model.joints[i].jcalc(q[model.q_index[i]], qd[model.v_index[i]])
+        X_i0[i] = X_J @ model.X_tree[i] @ X_i0[p]
+        X_0i = xinv(X_i0[i])
+        S0[i] = X_0i @ S
+        vJ0 = X_0i @ v_J
+        v[i] = v[p] + vJ0
+        a[i] = a[p] + X_0i @ (S @ qdd[model.v_index[i]] + c_J) + crm(v[i]) @ vJ0
+        I0 = inv_transform_inertia(X_i0[i], model.inertia[i])
+        f[i] = I0 @ a[i] - crm(v[i]).T @ (I0 @ v[i])
+    tau = np.zeros(model.nv)
+    for i in range(n, 0, -1):
+        tau[model.v_index[i]] = S0[i].T @ f[i]
+        f[model.parent[i]] = f[model.parent[i]] + f[i]  # all forces share one coordinate system
+    return tau
+
+
+def move_base_origin(model: Model, d) -> Model:
+    """A copy of ``model`` whose base coordinate origin is moved by ``-d``: the tree sits at ``d``.
+
+    Every child of the base gets ``X_T ← X_T · xlt(d)``; gravity is uniform, so the physics and
+    the joint torques are unchanged.
+
+    Raises
+    ------
+    ValueError
+        If ``d`` is not a finite 3-vector.
+    """
+    d = as_array(d, "d", (3,))
+    if d.ndim != 1:
+        raise ValueError(f"d must have shape (3,), got {d.shape}")
+    moved = Model(gravity=np.asarray(model.gravity, dtype=float))
+    for i in range(1, model.NB + 1):
+        X_tree = model.X_tree[i] @ xlt(d) if model.parent[i] == 0 else model.X_tree[i]
+        moved.add_body(model.parent[i], model.joints[i], X_tree, model.inertia[i], model.names[i])
+    return moved
 
 
 def zigzag_chain(n: int = 6, angle_deg: float = 75.0) -> tuple[Model, np.ndarray]:

@@ -135,3 +135,43 @@ def test_ch10_checkers_pass_right_answers_and_fail_wrong_ones():
         ch10.CHECKS["10.2"](lambda *a: rotate(*a)[::-1])
     with pytest.raises(AssertionError, match="Lagrange"):
         ch10.CHECKS["10.3"](lambda q2, m, l, I_c: H_of(q2, m, l, 0.0))
+
+
+def test_base_coordinates_rnea_equals_rnea_on_mixed_trees():
+    rng = np.random.default_rng(51)
+    for _ in range(3):
+        model = builders.random_tree(rng, 6, joints=("R", "P", "S", "H", "C", "FREE"))
+        q = model.random_configuration(rng)
+        qd, qdd = rng.normal(size=(2, model.nv))
+        expected = sp.rnea(model, q, qd, qdd)
+        got = accuracy.rnea_base_coordinates(model, q, qd, qdd)
+        np.testing.assert_allclose(got, expected, rtol=1e-11, atol=1e-11)
+
+
+def test_far_base_origin_costs_digits_in_base_coordinates_only():
+    """§10.1 inside an algorithm: the error of base coordinates grows like d², body ones do not."""
+    rng = np.random.default_rng(52)
+    model = builders.gu_chain(7, rng)
+    q = model.random_configuration(rng)
+    qd, qdd = rng.normal(size=(2, model.nv))
+    reference = sp.rnea(model, q, qd, qdd)
+    direction = np.array([1.0, 0.3, -0.2])
+    distances = np.logspace(2, 5, 4)
+    base_err, body_err = [], []
+    for d in distances:
+        moved = accuracy.move_base_origin(model, d * direction)
+        base = accuracy.rnea_base_coordinates(moved, q, qd, qdd)
+        base_err.append(np.max(np.abs(base - reference)) / np.max(np.abs(reference)))
+        body = sp.rnea(moved, q, qd, qdd)
+        body_err.append(np.max(np.abs(body - reference)) / np.max(np.abs(reference)))
+    slope = np.polyfit(np.log10(distances), np.log10(base_err), 1)[0]
+    assert 1.5 < slope < 2.5 and base_err[-1] > 1e-9
+    assert max(body_err) < 1e-14
+
+
+def test_base_coordinates_bad_input_is_named():
+    model, q = accuracy.zigzag_chain(2)
+    with pytest.raises(ValueError, match="takes one state"):
+        accuracy.rnea_base_coordinates(model, np.stack([q, q]), np.zeros((2, 2)), np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="d must have shape"):
+        accuracy.move_base_origin(model, np.zeros((2, 3)))
