@@ -17,6 +17,14 @@ constraint force ``f_c`` is unknown; the joint allows ``v ∈ S`` and transmits 
 3. **Generalized coordinates** (:func:`generalized_equation`): ``τ = Sᵀ f`` (eq. 3.61) turns
    method 1 into ``H q̈ + C = τ`` with ``H = SᵀIS`` and ``C = Sᵀ(I Ṡq̇ + p)`` (eqs. 3.62–3.64),
    the one-body case of the joint-space equation the CRBA and RNEA compute.
+
+**Many bodies** (§3.7, :func:`big_matrix_dynamics`).  Method 2 scales to a whole system: stack
+the body equations ``f = I a + p`` (eq. 3.66, ``I`` block diagonal), express joint motion by the
+incidence matrix ``P`` (``a_J = Pᵀ a``, eqs. 3.67–3.69) and body forces by joint forces
+(``f = P f_J``, eq. 3.70), write each joint force as ``T_a τ + T λ`` (eq. 3.73) and each joint's
+acceleration constraint with its ``T_j`` (eq. 3.71); the result is eq. 3.74,
+``[[I, PT], [TᵀPᵀ, 0]] [a; -λ] = [P T_a τ - p; -ṪᵀPᵀv]``, in body accelerations and constraint
+forces, with all vectors here in base coordinates.  It gives the same motion as the ABA.
 """
 
 from __future__ import annotations
@@ -24,12 +32,15 @@ from __future__ import annotations
 import numpy as np
 
 from ._validate import as_array
+from .model import Model
+from .vectors import crf, crm, xinv
 
 __all__ = [
     "apparent_inverse_inertia",
     "constrained_acceleration",
     "constrained_acceleration_kkt",
     "generalized_equation",
+    "big_matrix_dynamics",
 ]
 
 
@@ -159,3 +170,85 @@ def generalized_equation(I, S, p=None, Sdot_qd=None) -> tuple[np.ndarray, np.nda
     I, S = _inertia(I), _basis(S, "S")
     p, Sdot_qd = _vec(p, "p", 6), _vec(Sdot_qd, "Sdot_qd", 6)
     return _H(I, S), S.T @ (I @ Sdot_qd + p)
+
+
+def big_matrix_dynamics(model: Model, q, qd, tau) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Forward dynamics of a tree by the "big matrix" of eq. 3.74 (Featherstone §3.7).
+
+    Each body ``i`` has joint ``i`` with predecessor ``λ(i)`` and successor ``i``.  In base
+    coordinates: ``I_i = ⁱX_0ᵀ I_i ⁱX_0``, ``p_i = v_i ×* I_i v_i - I_i a_g``; joint ``i`` has
+    ``S = ⁰X_i S_i``, ``T = ⁱX_0ᵀ T_i`` (spanning ``S⊥``) and ``T_a = S (SᵀS)⁻¹`` (so
+    ``Sᵀ T_a = 1``); the acceleration across it is ``a_J = S q̈ + ⁰X_i c_J + v_i × v_J``, so the
+    constraint reads ``Tᵀ a_J = Tᵀ (⁰X_i c_J + v_i × v_J)`` (eq. 3.71).  The dense system is
+    solved directly, which costs ``O(N_B³)``: this is the formulation, not an efficient method.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+    qd, tau : array_like, shape (nv,)
+
+    Returns
+    -------
+    qdd : ndarray, shape (nv,)
+        Joint accelerations recovered from ``a_J`` (equal to :func:`spatial.aba`'s).
+    a : ndarray, shape (NB, 6)
+        Body accelerations in base coordinates.
+    lam : ndarray, shape (n_c,)
+        Constraint-force variables of all joints, in joint order.
+
+    Raises
+    ------
+    ValueError
+        If the state does not fit the model or is batched.
+    """
+    q, qd, tau, _ = model.check_state(q, qd, tau)
+    if q.ndim != 1:
+        raise ValueError(f"big_matrix_dynamics takes one state, got q of shape {q.shape}")
+    n = model.NB
+    X_i0, v = [np.eye(6)], [np.zeros(6)]
+    I_blocks, p, Ts, Tas, Ss, k = [], [], [], [], [], []
+    for i in range(1, n + 1):
+        X_J, S, v_J, c_J = model.joints[i].jcalc(q[model.q_index[i]], qd[model.v_index[i]])
+        X_i0.append(X_J @ model.X_tree[i] @ X_i0[model.parent[i]])
+        X_0i = xinv(X_i0[i])
+        S0, vJ0 = X_0i @ S, X_0i @ v_J
+        v.append(v[model.parent[i]] + vJ0)
+        I0 = X_i0[i].T @ model.inertia[i] @ X_i0[i]
+        I_blocks.append(I0)
+        p.append(crf(v[i]) @ I0 @ v[i] - I0 @ model.a_grav)
+        T0 = X_i0[i].T @ np.asarray(model.joints[i].constraint_subspace(q[model.q_index[i]]))
+        Ts.append(T0)
+        Ss.append(S0)
+        Tas.append(S0 @ np.linalg.inv(S0.T @ S0))
+        k.append(T0.T @ (X_0i @ c_J + crm(v[i]) @ vJ0))
+    nc = sum(T.shape[1] for T in Ts)
+    P = np.zeros((6 * n, 6 * n))  # body rows, joint columns (eq. 3.69); joint i joins λ(i) → i
+    for i in range(1, n + 1):
+        P[6 * (i - 1) : 6 * i, 6 * (i - 1) : 6 * i] = np.eye(6)
+        if model.parent[i] > 0:
+            j = model.parent[i]
+            P[6 * (j - 1) : 6 * j, 6 * (i - 1) : 6 * i] = -np.eye(6)
+    T = np.zeros((6 * n, nc))
+    Ta_tau = np.zeros(6 * n)
+    col = 0
+    for i in range(1, n + 1):
+        T[6 * (i - 1) : 6 * i, col : col + Ts[i - 1].shape[1]] = Ts[i - 1]
+        col += Ts[i - 1].shape[1]
+        Ta_tau[6 * (i - 1) : 6 * i] = Tas[i - 1] @ tau[model.v_index[i]]
+    I_big = np.zeros((6 * n, 6 * n))
+    for i, block in enumerate(I_blocks):
+        I_big[6 * i : 6 * i + 6, 6 * i : 6 * i + 6] = block
+    PT = P @ T
+    K = np.block([[I_big, PT], [PT.T, np.zeros((nc, nc))]])
+    rhs = np.concatenate([P @ Ta_tau - np.concatenate(p), np.concatenate(k) if nc else []])
+    x = np.linalg.solve(K, rhs)
+    a = x[: 6 * n].reshape(n, 6)
+    qdd = np.zeros(model.nv)
+    a_all = np.vstack([np.zeros(6), a])  # the base does not accelerate
+    for i in range(1, n + 1):
+        X_J, S, v_J, c_J = model.joints[i].jcalc(q[model.q_index[i]], qd[model.v_index[i]])
+        X_0i = xinv(X_i0[i])
+        a_J = a_all[i] - a_all[model.parent[i]] - X_0i @ c_J - crm(v[i]) @ (X_0i @ v_J)
+        qdd[model.v_index[i]] = np.linalg.lstsq(Ss[i - 1], a_J, rcond=None)[0]
+    return qdd, a, -x[6 * n :]

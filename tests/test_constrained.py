@@ -68,3 +68,25 @@ def test_bad_input_is_named():
         )
     with pytest.raises(ValueError, match="f must have shape"):
         constrained.constrained_acceleration_kkt(I, np.eye(6)[:, :2], np.ones(5))
+
+
+def test_big_matrix_equals_aba_on_trees():
+    """Eq. 3.74 in body accelerations gives the joint-space motion of the ABA."""
+    rng = np.random.default_rng(374)
+    for codes in (("R",), ("R", "P", "H"), ("S", "C", "U", "PL"), ("FREE", "R")):
+        model = random_tree(rng, 5, joints=codes, branching=0.5)
+        q = model.random_configuration(rng)
+        qd, tau = rng.normal(size=(2, model.nv))
+        qdd, a, lam = constrained.big_matrix_dynamics(model, q, qd, tau)
+        np.testing.assert_allclose(qdd, sp.aba(model, q, qd, tau), rtol=1e-8, atol=1e-8)
+        # the body accelerations, in base coordinates, follow from the joint-space answer
+        world = sp.body_accelerations(model, q, qd, qdd, frame="world")[1:]
+        np.testing.assert_allclose(a, world, rtol=1e-8, atol=1e-8)
+        n_c = sum(6 - model.joints[i].nv for i in range(1, model.NB + 1))
+        assert lam.shape == (n_c,)
+
+
+def test_big_matrix_rejects_batches():
+    model = random_tree(np.random.default_rng(0), 2, joints=("R",))
+    with pytest.raises(ValueError, match="takes one state"):
+        constrained.big_matrix_dynamics(model, np.zeros((2, 2)), np.zeros((2, 2)), np.zeros((2, 2)))
