@@ -270,6 +270,12 @@ def crba_cost_chain(n: int, ra: Cost = RA, rx: Cost = RX_DH, vx: Cost = VX_DH) -
     ------
     ValueError
         If ``n`` is not a positive integer.
+
+    Examples
+    --------
+    >>> from spatial import cost
+    >>> str(cost.crba_cost_chain(7)), str(cost.table_10_1_cost("CRBA", 7))
+    ('612m + 510a', '612m + 510a')
     """
     if int(n) != n or n < 1:
         raise ValueError(f"n must be a positive integer, got {n!r}")

@@ -46,6 +46,18 @@ def table_10_3(I=None, s=None) -> Program:
     -------
     Program
         Seven statements with 29 operations; :meth:`Program.simplify` leaves 5.
+
+    Examples
+    --------
+    >>> from spatial.symbolic import table_10_3
+    >>> program = table_10_3()
+    >>> program.operations().total, program.simplify().operations().total
+    (29, 5)
+    >>> print(program.simplify().source())
+    tmp001 = 1.5 * v(1)
+    tmp002 = 1.6 * v(2)
+    p(3) = v(1) * tmp002 - v(2) * tmp001
+    tau_out = p(3)
     """
     I = np.diag([1.5, 1.6, 1.7]) if I is None else np.asarray(I, dtype=float)
     s = np.array([0.0, 0.0, 1.0]) if s is None else np.asarray(s, dtype=float)
