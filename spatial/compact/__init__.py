@@ -18,7 +18,7 @@ round-off; the dense functions are what the algorithms use, since NumPy's batche
 cost fewer Python calls than these element-by-element formulae.
 """
 
-from .counts import BOOK, operation_counts
+from .counts import BOOK, dense_operation_counts, operation_counts
 from .forms import (
     ArticulatedInertia,
     RigidInertia,
@@ -72,4 +72,5 @@ __all__ = [
     "screw_rbi",
     "BOOK",
     "operation_counts",
+    "dense_operation_counts",
 ]

@@ -5,17 +5,22 @@ Each kernel of :mod:`spatial.compact` is run once on inputs that are symbols
 multiplication and addition it performed, and :func:`spatial.symbolic.count_operations` counts
 them (each intermediate once, sign changes free, as in the book).  :data:`BOOK` holds the figures
 the book states, so the two can be set side by side (:func:`operation_counts`).
+
+:func:`dense_operation_counts` runs the package's own dense kernels (``spatial._batched``, the
+code behind :func:`spatial.rnea` and friends) the same way, on general 6x6 matrices of symbols:
+what NumPy does here, every zero included, beside what the book's compact formulae need.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .. import _batched as dense
 from ..symbolic import Expr, OpCount, count_operations
 from . import kernels as k
 from .screws import AxialScrew, _screw_constants, screw_rbi_kernel, screw_vector_kernel
 
-__all__ = ["BOOK", "operation_counts"]
+__all__ = ["BOOK", "operation_counts", "dense_operation_counts"]
 
 #: Costs as the book states them, ``(m, a)``: Table A.4, §A.5 and Table A.5 (recurring costs;
 #: the one-time cost of an axial rotation is ``"screw constants"``).
@@ -86,4 +91,29 @@ def operation_counts() -> dict[str, OpCount]:
         "screw: m, f": count(screw_vector_kernel(screw, v, force=False)),
         "screw: I": count(*screw_rbi_kernel(screw, m, h, L)),
         "screw constants": count(*constants),
+    }
+
+
+def dense_operation_counts() -> dict[str, OpCount]:
+    """Operations of the package's dense 6x6 kernels, counted on symbols (what NumPy does).
+
+    ``X⁻¹`` and ``X*`` are formed by moving blocks (eqs. 2.25–2.26), which costs nothing, so the
+    inertia transforms are two 6x6x6 products; ``X⁻¹ v`` and ``X* f`` use the 3x3 blocks.
+
+    Returns
+    -------
+    dict
+        The keys of :data:`BOOK` that the dense code implements.
+    """
+    X, X2 = _symbols("X", (6, 6)), _symbols("Y", (6, 6))
+    I, v = _symbols("I", (6, 6)), _symbols("v", (6,))
+    return {
+        "X v": count_operations(dense.mv(X, v)),
+        "X⁻¹ v": count_operations(dense.inv_motion(X, v)),
+        "X* f": count_operations(dense.apply_force(X, v)),
+        "Xᵀ f": count_operations(dense.mTv(X, v)),
+        "X₁ X₂": count_operations(X @ X2),
+        "I v": count_operations(dense.mv(I, v)),
+        "X* I X⁻¹": count_operations(dense.T(X2) @ I @ X2),  # X2 stands for X⁻¹ (block moves)
+        "Xᵀ I X": count_operations(dense.T(X) @ I @ X),
     }
