@@ -85,6 +85,10 @@ def test_axial_screws_equal_the_dense_transform(axis, data):
     _close(compact.screw_force(S, v), mv(Xs, v))
     out = compact.screw_rbi(S, compact.compact_rbi(I))
     _close(compact.dense_rbi(out), Xs @ I @ np.linalg.inv(X))
+    A = RNG.normal(size=BATCH + (6, 6))
+    IA = A @ np.swapaxes(A, -1, -2)
+    out_A = compact.screw_abi(S, compact.compact_abi(IA))
+    _close(compact.dense_abi(out_A), Xs @ IA @ np.linalg.inv(X))
 
 
 def test_counted_operations_equal_tables_a4_a5():

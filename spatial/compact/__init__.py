@@ -41,7 +41,15 @@ from .forms import (
     transform_motion,
     transform_rbi,
 )
-from .screws import AxialScrew, axial_screw, screw_force, screw_motion, screw_rbi, screw_transform
+from .screws import (
+    AxialScrew,
+    axial_screw,
+    screw_abi,
+    screw_force,
+    screw_motion,
+    screw_rbi,
+    screw_transform,
+)
 
 __all__ = [
     "Transform",
@@ -70,6 +78,7 @@ __all__ = [
     "screw_motion",
     "screw_force",
     "screw_rbi",
+    "screw_abi",
     "BOOK",
     "operation_counts",
     "dense_operation_counts",

@@ -18,7 +18,13 @@ import numpy as np
 from .. import _batched as dense
 from ..symbolic import Expr, OpCount, count_operations
 from . import kernels as k
-from .screws import AxialScrew, _screw_constants, screw_rbi_kernel, screw_vector_kernel
+from .screws import (
+    AxialScrew,
+    _screw_constants,
+    screw_abi_kernel,
+    screw_rbi_kernel,
+    screw_vector_kernel,
+)
 
 __all__ = ["BOOK", "operation_counts", "dense_operation_counts"]
 
@@ -41,6 +47,7 @@ BOOK = {
     "E A Eᵀ (symmetric A)": (28, 29),
     "screw: m, f": (10, 6),
     "screw: I": (16, 15),
+    "screw: Iᴬ": (38, 40),
     "screw constants": (2, 3),
 }
 
@@ -90,6 +97,7 @@ def operation_counts() -> dict[str, OpCount]:
         "E A Eᵀ (symmetric A)": count(k.rotate_symmetric(E, L)),
         "screw: m, f": count(screw_vector_kernel(screw, v, force=False)),
         "screw: I": count(*screw_rbi_kernel(screw, m, h, L)),
+        "screw: Iᴬ": count(*screw_abi_kernel(screw, M, H, L)),
         "screw constants": count(*constants),
     }
 

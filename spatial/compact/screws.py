@@ -8,7 +8,8 @@ most products in Table A.4's formulae vanish:
 
 * a motion or force vector costs 10m + 6a (against 24m + 18a for a general transform);
 * a rigid-body inertia 16m + 15a, plus 2m + 3a each time the angle changes, to form
-  ``cs, s², 2cs, 1 - 2s²`` for the rotation of a symmetric matrix about an axis (§A.5).
+  ``cs, s², 2cs, 1 - 2s²`` for the rotation of a symmetric matrix about an axis (§A.5);
+* an articulated-body inertia 38m + 40a (two symmetric rotations and one general one, §A.5).
 
 The screws about x and y are the one about z in cyclically relabelled coordinates
 (``(y, z, x)`` and ``(z, x, y)``), which keeps the handedness, so one set of formulae serves all
@@ -24,7 +25,7 @@ import numpy as np
 from .._validate import as_array, as_scalar_array
 from ..vectors import plux, rx, ry, rz
 from . import kernels as k
-from .forms import RigidInertia, _check_rbi
+from .forms import ArticulatedInertia, RigidInertia, _check_abi, _check_rbi
 
 __all__ = [
     "AxialScrew",
@@ -33,6 +34,7 @@ __all__ = [
     "screw_motion",
     "screw_force",
     "screw_rbi",
+    "screw_abi",
 ]
 
 _AXES = {"x": 0, "y": 1, "z": 2}
@@ -152,6 +154,87 @@ def screw_force(S: AxialScrew, f) -> np.ndarray:
     return screw_vector_kernel(_check_screw(S), as_array(f, "f", (6,)), force=True)
 
 
+def _rotate_symmetric_z(S: AxialScrew, A):
+    """``lt(rz A rzᵀ)`` of a symmetric ``A`` given as a function ``A(i, j)``: 8m + 7a (§A.5)."""
+    c, s = S.c, S.s
+    D = A(1, 1) - A(0, 0)
+    alpha = S.two_cs * A(1, 0) + S.s2 * D
+    beta = S.cs * D + S.one_minus_2s2 * A(1, 0)
+    B = {(0, 0): A(0, 0) + alpha, (1, 0): beta, (1, 1): A(1, 1) - alpha}
+    B[2, 0], B[2, 1], B[2, 2] = c * A(2, 0) + s * A(2, 1), c * A(2, 1) - s * A(2, 0), A(2, 2)
+    return B
+
+
+def _rotate_general_z(S: AxialScrew, A):
+    """``rz A rzᵀ`` of a general ``A`` given as a function ``A(i, j)``: 12m + 12a (§A.5)."""
+    c, s = S.c, S.s
+    plus, diff = A(0, 1) + A(1, 0), A(1, 1) - A(0, 0)
+    alpha = S.cs * plus + S.s2 * diff
+    beta = S.cs * diff - S.s2 * plus
+    B = {(0, 0): A(0, 0) + alpha, (0, 1): A(0, 1) + beta}
+    B[1, 0], B[1, 1] = A(1, 0) + beta, A(1, 1) - alpha
+    B[0, 2], B[1, 2] = c * A(0, 2) + s * A(1, 2), c * A(1, 2) - s * A(0, 2)
+    B[2, 0], B[2, 1] = c * A(2, 0) + s * A(2, 1), c * A(2, 1) - s * A(2, 0)
+    B[2, 2] = A(2, 2)
+    return B
+
+
+def _lt_to_global(B, p):
+    inv = {g: local for local, g in enumerate(p)}
+    out = []
+    for i, j in k.LT:
+        a, b = inv[i], inv[j]
+        out.append(B[max(a, b), min(a, b)])
+    return k.stack(out)
+
+
+def screw_abi_kernel(S: AxialScrew, M, H, L):
+    """Unvalidated: ``X* Iᴬ X⁻¹`` for an axial screw, 38m + 40a (App. A.4, Table A.5).
+
+    With ``r = d e_z``: ``r×M`` has two non-zero rows and, ``M`` being symmetric, five distinct
+    products (5m); ``Y = H - r×M`` (6a); ``lt(-r×Hᵀ + Y r×)`` needs
+    ``(H₁₂ + Y₁₂)d, (Y₂₂ - H₁₁)d, -(H₂₁ + Y₂₁)d, H₃₂d, -H₃₁d`` (5m + 3a) and its sum with
+    ``lt(I)`` 5a; then ``E M Eᵀ`` and ``E Z Eᵀ`` (8m + 7a each) and ``E Y Eᵀ`` (12m + 12a).
+    """
+    p = _order(S.axis)
+    d = S.d
+    Mg = lambda i, j: k.lt_get(M, p[i], p[j])  # noqa: E731  local elements
+    Hg = lambda i, j: H[..., p[i], p[j]]  # noqa: E731
+    Ig = lambda i, j: k.lt_get(L, p[i], p[j])  # noqa: E731
+    # r × M = [[-M21 d, -M22 d, -M23 d], [M11 d, M12 d, M13 d], [0, 0, 0]]
+    m21, m22, m23, m11, m13 = (Mg(1, 0) * d, Mg(1, 1) * d, Mg(1, 2) * d, Mg(0, 0) * d, Mg(0, 2) * d)
+    Y = {(i, j): Hg(i, j) for i in range(3) for j in range(3)}
+    Y[0, 0], Y[0, 1], Y[0, 2] = Hg(0, 0) + m21, Hg(0, 1) + m22, Hg(0, 2) + m23
+    Y[1, 0], Y[1, 1], Y[1, 2] = Hg(1, 0) - m11, Hg(1, 1) - m21, Hg(1, 2) - m13
+    Z = {
+        (0, 0): Ig(0, 0) + (Hg(0, 1) + Y[0, 1]) * d,
+        (1, 0): Ig(1, 0) + (Y[1, 1] - Hg(0, 0)) * d,
+        (1, 1): Ig(1, 1) - (Hg(1, 0) + Y[1, 0]) * d,
+        (2, 0): Ig(2, 0) + Hg(2, 1) * d,
+        (2, 1): Ig(2, 1) - Hg(2, 0) * d,
+        (2, 2): Ig(2, 2),
+    }
+    M_new = _rotate_symmetric_z(S, Mg)
+    Y_new = _rotate_general_z(S, lambda i, j: Y[i, j])
+    Z_new = _rotate_symmetric_z(S, lambda i, j: Z[max(i, j), min(i, j)])
+    inv = {g: local for local, g in enumerate(p)}
+    H_out = np.stack(
+        [k.stack([Y_new[inv[i], inv[j]] for j in range(3)]) for i in range(3)], axis=-2
+    )
+    return _lt_to_global(M_new, p), H_out, _lt_to_global(Z_new, p)
+
+
+def screw_abi(S: AxialScrew, IA: ArticulatedInertia) -> ArticulatedInertia:
+    """``X* Iᴬ X⁻¹`` of a compact articulated-body inertia by an axial screw: 38m + 40a.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``S`` is not an :class:`AxialScrew` or ``IA`` not a compact articulated inertia.
+    """
+    return ArticulatedInertia(*screw_abi_kernel(_check_screw(S), *_check_abi(IA)))
+
+
 def screw_rbi_kernel(S: AxialScrew, m, h, L):
     """Unvalidated: ``X* I X⁻¹`` for an axial screw, 16m + 15a (App. A.4)."""
     p = _order(S.axis)
@@ -160,26 +243,15 @@ def screw_rbi_kernel(S: AxialScrew, m, h, L):
     d = S.d
     yz = hz - m * d  # y = h - m r (1m + 1a)
     t = (hz + yz) * d  # lt(r×h× + y×r×) (3m + 1a), added to lt(I) (4a)
-    Z11, Z21, Z22 = A(0, 0) - t, A(1, 0), A(1, 1) - t
-    Z31, Z32, Z33 = A(2, 0) + hx * d, A(2, 1) + hy * d, A(2, 2)
+    Z = {(0, 0): A(0, 0) - t, (1, 0): A(1, 0), (1, 1): A(1, 1) - t}
+    Z[2, 0], Z[2, 1], Z[2, 2] = A(2, 0) + hx * d, A(2, 1) + hy * d, A(2, 2)
     c, s = S.c, S.s
     y = [c * hx + s * hy, c * hy - s * hx, yz]  # E y (4m + 2a)
-    # lt(rz Z rzᵀ) for symmetric Z (§A.5): 8m + 7a
-    D = Z22 - Z11
-    alpha = S.two_cs * Z21 + S.s2 * D
-    beta = S.cs * D + S.one_minus_2s2 * Z21
-    B = {(0, 0): Z11 + alpha, (1, 0): beta, (1, 1): Z22 - alpha}
-    B[2, 0], B[2, 1], B[2, 2] = c * Z31 + s * Z32, c * Z32 - s * Z31, Z33
-    # back to global coordinates
-    inv = {g: local for local, g in enumerate(p)}
-    out_L = []
-    for i, j in k.LT:
-        a, b = inv[i], inv[j]
-        out_L.append(B[max(a, b), min(a, b)])
+    B = _rotate_symmetric_z(S, lambda i, j: Z[max(i, j), min(i, j)])  # 8m + 7a
     out_h = [None] * 3
     for local, g in enumerate(p):
         out_h[g] = y[local]
-    return m, k.stack(out_h), k.stack(out_L)
+    return m, k.stack(out_h), _lt_to_global(B, p)
 
 
 def screw_rbi(S: AxialScrew, I: RigidInertia) -> RigidInertia:
