@@ -91,6 +91,25 @@ def test_axial_screws_equal_the_dense_transform(axis, data):
     _close(compact.dense_abi(out_A), Xs @ IA @ np.linalg.inv(X))
 
 
+def test_screw_of_an_articulated_inertia_with_a_zero_row():
+    """Iᵃ = Iᴬ - Iᴬs (sᵀIᴬs)⁻¹ sᵀIᴬ for s = e₃ has row and column 3 zero; a z screw keeps them."""
+    A = RNG.normal(size=BATCH + (6, 6))
+    IA = A @ np.swapaxes(A, -1, -2) + np.eye(6)
+    U = IA[..., :, 2]
+    Ia = IA - U[..., :, None] * U[..., None, :] / IA[..., 2, 2][..., None, None]
+    theta, d = RNG.uniform(-3, 3, size=BATCH), RNG.normal(size=BATCH)
+    S = compact.axial_screw("z", theta, d)
+    X = compact.screw_transform(S)
+    Xs = np.swapaxes(np.linalg.inv(X), -1, -2)
+    out = compact.dense_abi(compact.screw_abi_revolute_z(S, compact.compact_abi(Ia)))
+    _close(out, Xs @ Ia @ np.linalg.inv(X))
+    assert np.max(np.abs(out[..., 2, :])) < 1e-14
+    with pytest.raises(ValueError, match="row and column 3 of the articulated inertia"):
+        compact.screw_abi_revolute_z(S, compact.compact_abi(IA))
+    with pytest.raises(ValueError, match="needs a screw about z"):
+        compact.screw_abi_revolute_z(compact.axial_screw("x", 0.1, 0.2), compact.compact_abi(Ia))
+
+
 def test_counted_operations_equal_tables_a4_a5():
     """Instrumented (symbolic) execution of each formula reproduces the book's cost figures."""
     counts = compact.operation_counts()

@@ -22,6 +22,7 @@ from .screws import (
     AxialScrew,
     _screw_constants,
     screw_abi_kernel,
+    screw_abi_zero_row_kernel,
     screw_rbi_kernel,
     screw_vector_kernel,
 )
@@ -48,6 +49,7 @@ BOOK = {
     "screw: m, f": (10, 6),
     "screw: I": (16, 15),
     "screw: Iᴬ": (38, 40),
+    "screw z: Iᵃ (row 3 zero)": (28, 34),
     "screw constants": (2, 3),
 }
 
@@ -98,6 +100,7 @@ def operation_counts() -> dict[str, OpCount]:
         "screw: m, f": count(screw_vector_kernel(screw, v, force=False)),
         "screw: I": count(*screw_rbi_kernel(screw, m, h, L)),
         "screw: Iᴬ": count(*screw_abi_kernel(screw, M, H, L)),
+        "screw z: Iᵃ (row 3 zero)": count(*screw_abi_zero_row_kernel(screw, M, H, L)),
         "screw constants": count(*constants),
     }
 

@@ -9,7 +9,9 @@ most products in Table A.4's formulae vanish:
 * a motion or force vector costs 10m + 6a (against 24m + 18a for a general transform);
 * a rigid-body inertia 16m + 15a, plus 2m + 3a each time the angle changes, to form
   ``cs, s², 2cs, 1 - 2s²`` for the rotation of a symmetric matrix about an axis (§A.5);
-* an articulated-body inertia 38m + 40a (two symmetric rotations and one general one, §A.5).
+* an articulated-body inertia 38m + 40a (two symmetric rotations and one general one, §A.5),
+  and 28m + 34a for the ``Iᵃ = Iᴬ - IᴬS(SᵀIᴬS)⁻¹SᵀIᴬ`` of a revolute joint about z, whose row
+  and column 3 are zero and stay zero under a z screw (the articulated-body algorithm's case).
 
 The screws about x and y are the one about z in cyclically relabelled coordinates
 (``(y, z, x)`` and ``(z, x, y)``), which keeps the handedness, so one set of formulae serves all
@@ -35,6 +37,7 @@ __all__ = [
     "screw_force",
     "screw_rbi",
     "screw_abi",
+    "screw_abi_revolute_z",
 ]
 
 _AXES = {"x": 0, "y": 1, "z": 2}
@@ -233,6 +236,58 @@ def screw_abi(S: AxialScrew, IA: ArticulatedInertia) -> ArticulatedInertia:
         If ``S`` is not an :class:`AxialScrew` or ``IA`` not a compact articulated inertia.
     """
     return ArticulatedInertia(*screw_abi_kernel(_check_screw(S), *_check_abi(IA)))
+
+
+def screw_abi_zero_row_kernel(S: AxialScrew, M, H, L):
+    """Unvalidated: a z screw of ``Iᵃ`` with row and column 3 zero, 28m + 34a (Table A.5).
+
+    The zeros are ``I₁₃ = I₂₃ = I₃₃ = 0`` and the third row of ``H``; every term that would
+    multiply them is left out, and they stay zero.
+    """
+    c, s, d = S.c, S.s, S.d
+    Mg = lambda i, j: k.lt_get(M, i, j)  # noqa: E731
+    m21, m22, m23, m11, m13 = (Mg(1, 0) * d, Mg(1, 1) * d, Mg(1, 2) * d, Mg(0, 0) * d, Mg(0, 2) * d)
+    Y = {(0, 0): H[..., 0, 0] + m21, (0, 1): H[..., 0, 1] + m22, (0, 2): H[..., 0, 2] + m23}
+    Y[1, 0], Y[1, 1], Y[1, 2] = H[..., 1, 0] - m11, H[..., 1, 1] - m21, H[..., 1, 2] - m13
+    Z11 = L[..., 0] + (H[..., 0, 1] + Y[0, 1]) * d  # lt(Z): the third row and column vanish
+    Z21 = L[..., 1] + (Y[1, 1] - H[..., 0, 0]) * d
+    Z22 = L[..., 2] - (H[..., 1, 0] + Y[1, 0]) * d
+    M_new = _rotate_symmetric_z(S, Mg)  # 8m + 7a
+    # E Y Eᵀ with the third row of Y zero (8m + 10a)
+    plus, diff = Y[0, 1] + Y[1, 0], Y[1, 1] - Y[0, 0]
+    alpha, beta = S.cs * plus + S.s2 * diff, S.cs * diff - S.s2 * plus
+    zero = np.zeros_like(np.asarray(Z11))  # the entries that stay zero (no arithmetic)
+    rows = [
+        [Y[0, 0] + alpha, Y[0, 1] + beta, c * Y[0, 2] + s * Y[1, 2]],
+        [Y[1, 0] + beta, Y[1, 1] - alpha, c * Y[1, 2] - s * Y[0, 2]],
+        [zero, zero, zero],
+    ]
+    # lt(E Z Eᵀ) with the third row and column of Z zero (4m + 5a)
+    D = Z22 - Z11
+    a_z, b_z = S.two_cs * Z21 + S.s2 * D, S.cs * D + S.one_minus_2s2 * Z21
+    I_new = k.stack([Z11 + a_z, b_z, Z22 - a_z, zero, zero, zero])
+    H_new = np.stack([k.stack(row) for row in rows], axis=-2)
+    return _lt_to_global(M_new, [0, 1, 2]), H_new, I_new
+
+
+def screw_abi_revolute_z(S: AxialScrew, IA: ArticulatedInertia) -> ArticulatedInertia:
+    """A z screw of ``Iᵃ`` whose row and column 3 are zero (revolute about z): 28m + 34a.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``S`` is not an :class:`AxialScrew` about z, ``IA`` not a compact articulated
+        inertia, or its row and column 3 (``I₁₃, I₂₃, I₃₃`` and the third row of ``H``) are not
+        zero.
+    """
+    S, IA = _check_screw(S), _check_abi(IA)
+    if S.axis != "z":
+        raise ValueError(f"screw_abi_revolute_z needs a screw about z, got {S.axis!r}")
+    M, H, L = IA
+    tail = np.concatenate([L[..., [3, 4, 5]], H[..., 2, :]], axis=-1)
+    if np.max(np.abs(tail), initial=0.0) > 1e-12 * max(1.0, float(np.max(np.abs(L)))):
+        raise ValueError("row and column 3 of the articulated inertia must be zero")
+    return ArticulatedInertia(*screw_abi_zero_row_kernel(S, M, H, L))
 
 
 def screw_rbi_kernel(S: AxialScrew, m, h, L):
