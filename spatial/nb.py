@@ -24,6 +24,7 @@ __all__ = [
     "check",
     "fast_mode",
     "strict_mode",
+    "static_mode",
 ]
 
 
@@ -34,6 +35,11 @@ def _flag(name: str) -> bool:
 def fast_mode() -> bool:
     """True when ``SPATIAL_NB_FAST`` is set: notebooks shrink horizons and sample counts."""
     return _flag("SPATIAL_NB_FAST")
+
+
+def static_mode() -> bool:
+    """True when ``SPATIAL_STATIC`` is set: widgets are drawn as static figures (the book)."""
+    return _flag("SPATIAL_STATIC")
 
 
 def strict_mode() -> bool:
@@ -102,6 +108,10 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
     ``show=False``, set a control's ``.value`` and assert on ``widget.result`` (the function's
     return value).
 
+    In static mode (``SPATIAL_STATIC=1``, the book build) the widget is built but not shown:
+    the figures of its first run, with the defaults, go to the cell's own output instead, so
+    a page without a live kernel shows what the widget shows when it opens.
+
     Parameters
     ----------
     fn : callable
@@ -118,9 +128,13 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
     import ipywidgets
     import matplotlib.pyplot as plt
 
+    building = [static_mode() and show]  # keep the first run's figures for the cell output
+
     @functools.wraps(fn)  # keeps fn's signature, so its defaults become the initial values
     def run(**kwargs):
         result = fn(**kwargs)
+        if building[0]:
+            return result
         if plt.get_fignums():
             plt.show()
         plt.close("all")
@@ -130,7 +144,11 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
     for control in widget.kwargs_widgets:  # rerun on release, not for every pixel of a drag
         if hasattr(control, "continuous_update"):
             control.continuous_update = False
-    if show:
+    if building[0]:
+        building[0] = False
+        plt.show()  # outside the widget's output area: into the cell's output
+        plt.close("all")
+    elif show:
         from IPython.display import display
 
         display(widget)

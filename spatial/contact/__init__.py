@@ -81,7 +81,7 @@ from .impact import (
     impact,
     restitution_coefficient,
 )
-from .rigid import ContactAcceleration, contact_acceleration, contact_lcp
+from .rigid import ContactAcceleration, contact_acceleration, contact_lcp, gauss_acceleration
 from .scenarios import (
     ContactProblem,
     Setup,
@@ -163,6 +163,7 @@ __all__ = [
     "friction_cone_of",
     "friction_cone_violation",
     "friction_force",
+    "gauss_acceleration",
     "gauss_seidel_friction",
     "hunt_crossley_force",
     "impact",

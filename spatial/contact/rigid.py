@@ -6,7 +6,11 @@ separation accelerations ``ζ̇ = Tᵀ q̈ + Ṫᵀ q̇`` (eq. 11.33) give ``ζ�
 
     M = Tᵀ H⁻¹ T,      d = Tᵀ H⁻¹ (τ - C) + Ṫᵀ q̇                 (eqs. 11.35–11.36),
 
-and the contact forces solve the LCP ``0 <= λ ⟂ ζ̇ >= 0`` (eq. 11.42).  ``M`` is symmetric
+and the contact forces solve the LCP ``0 <= λ ⟂ ζ̇ >= 0`` (eq. 11.42), or the QP in ``λ`` of
+eq. 11.43.  Lötstedt's alternative, eq. 11.44, minimizes over ``q̈`` instead: the acceleration
+closest, in the metric of ``H``, to the unconstrained one ``H⁻¹(τ - C)``, among those that do not
+push the contacts into each other (Gauss's principle of least constraint with inequalities;
+:func:`gauss_acceleration`).  ``M`` is symmetric
 positive semidefinite; when the normals are linearly dependent the LCP may have no solution
 (Example 11.1), which the pivoting solvers report instead of returning a wrong number.
 
@@ -28,9 +32,9 @@ import numpy as np
 
 from .._validate import square_matrix, vector
 from ..solvers.lcp import Checkable, LCPResult
-from ..solvers.qp import _lcp_kernel, _lcp_options
+from ..solvers.qp import _check_method, _lcp_kernel, _lcp_options, _solve_mixed_lcp
 
-__all__ = ["ContactAcceleration", "contact_acceleration", "contact_lcp"]
+__all__ = ["ContactAcceleration", "contact_acceleration", "contact_lcp", "gauss_acceleration"]
 
 
 def _HTinv(H: np.ndarray, T: np.ndarray) -> np.ndarray:
@@ -167,3 +171,42 @@ def contact_acceleration(
     qdd = _HTinv(H, force + T_force @ lam)
     message = res.message if res.converged else "no contact forces found: " + res.message
     return ContactAcceleration(qdd, lam, res.w, res.converged, message, res)
+
+
+def gauss_acceleration(H, force, T, tdot_qd=None, *, method: str = "lemke") -> ContactAcceleration:
+    """Accelerations by Gauss's principle with contacts, Lötstedt's QP (Featherstone eq. 11.44).
+
+    Minimize ``½ (q̈ - q̈₀)ᵀ H (q̈ - q̈₀)`` with ``q̈₀ = H⁻¹(τ - C)``, subject to
+    ``Tᵀ q̈ + Ṫᵀ q̇ >= 0``.  Dropping the constant, this is ``½ q̈ᵀ H q̈ - q̈ᵀ(τ - C)``, solved by
+    :func:`spatial.solvers.solve_qp`.  Its KKT conditions read ``H q̈ = τ - C + T z`` with
+    ``0 <= z ⟂ Tᵀq̈ + Ṫᵀq̇ >= 0``: eqs. 11.41–11.42 with ``z = λ``, so the QP's multipliers are
+    the contact forces and ``q̈`` equals :func:`contact_acceleration`'s (unique even when ``λ`` is
+    not).
+
+    Parameters
+    ----------
+    H, force, T, tdot_qd :
+        As for :func:`contact_lcp` (frictionless contacts only).
+    method : {"lemke", "principal_pivoting"}
+        LCP solver used for the QP.
+
+    Returns
+    -------
+    ContactAcceleration
+        ``force`` holds the multipliers ``z``; ``separation_acceleration`` the slacks.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`contact_lcp`, or for an unknown method.
+    """
+    if method not in ("lemke", "principal_pivoting"):
+        raise ValueError(f"method must be 'lemke' or 'principal_pivoting', got {method!r}")
+    H, force, T, tdot_qd, _ = _contact_inputs(H, force, T, tdot_qd, None)
+    _check_method(method, False)
+    n = H.shape[0]
+    res = _solve_mixed_lcp(
+        H, np.zeros((0, n)), T.T, force, np.zeros(0), -tdot_qd, method, False, {}
+    )
+    message = res.message if res.converged else "no accelerations found: " + res.message
+    return ContactAcceleration(res.x, res.z, res.w, res.converged, message, res.lcp)

@@ -1,8 +1,9 @@
 """Applying a Plücker transform to force vectors and inertias (Featherstone §2.8, §2.13, App. A.3).
 
 ``X = X_BA`` maps motion vectors from A to B coordinates.  The algorithms also need the three
-related maps, and each can be applied through the blocks of ``X`` without forming a 6x6 inverse
-(the operations of Table A.4):
+related maps, and each is applied here to the dense 6x6 matrix, through its blocks where that
+saves forming an inverse (the operations Table A.4 lists; its compact formulae and cost figures
+are in :mod:`spatial.compact`):
 
 * motion vectors back from B to A, ``X⁻¹ v``, with the transposed blocks of eq. 2.26
   (:func:`inv_motion`);
@@ -26,7 +27,10 @@ __all__ = ["inv_motion", "apply_force", "inv_force", "transform_inertia", "inv_t
 
 
 def inv_motion(X, v) -> np.ndarray:
-    """Apply ``X⁻¹`` to motion vectors, ``X⁻¹ v`` (Featherstone Table A.4, X.invApply).
+    """Apply ``X⁻¹`` to motion vectors, ``X⁻¹ v`` (Featherstone eq. 2.26; X.invApply).
+
+    Computed from the 3x3 blocks of ``X`` (27m + 21a); Table A.4's compact formula (24m + 18a)
+    is :func:`spatial.compact.inv_transform_motion`.
 
     Parameters
     ----------
@@ -51,7 +55,10 @@ def inv_motion(X, v) -> np.ndarray:
 
 
 def apply_force(X, f) -> np.ndarray:
-    """Apply the force transform ``X* f`` without forming ``X*`` (Featherstone Table A.4).
+    """Apply the force transform ``X* f`` without forming ``X*`` (Featherstone eq. 2.25).
+
+    Computed from the 3x3 blocks of ``X`` (27m + 21a); Table A.4's compact formula (24m + 18a)
+    is :func:`spatial.compact.transform_force`.
 
     Parameters
     ----------
@@ -80,7 +87,10 @@ def apply_force(X, f) -> np.ndarray:
 
 
 def inv_force(X, f) -> np.ndarray:
-    """Apply ``X⁻* = Xᵀ`` to force vectors, ``Xᵀ f`` (Featherstone Table A.4, X.invApply).
+    """Apply ``X⁻* = Xᵀ`` to force vectors, ``Xᵀ f`` (Featherstone eq. 2.25; X.invApply).
+
+    Computed as a dense 6x6 product (36m + 30a); Table A.4's compact formula
+    ``fv(Eᵀ n + r × Eᵀ f, Eᵀ f)`` (24m + 18a) is :func:`spatial.compact.inv_transform_force`.
 
     Parameters
     ----------
@@ -108,7 +118,11 @@ def inv_force(X, f) -> np.ndarray:
 
 
 def transform_inertia(X, I) -> np.ndarray:
-    """Transform a spatial inertia from A to B coordinates, ``X* I X⁻¹`` (Table A.4).
+    """Transform a spatial inertia from A to B coordinates, ``X* I X⁻¹`` (Featherstone eq. 2.66).
+
+    Computed densely, ``X⁻ᵀ I X⁻¹`` with ``X⁻¹`` from the blocks of ``X`` (eq. 2.26) and two
+    6x6x6 products; Table A.4's compact formulae (52m + 56a for a rigid-body inertia) are
+    :func:`spatial.compact.transform_rbi` and :func:`spatial.compact.transform_abi`.
 
     Parameters
     ----------
@@ -136,7 +150,10 @@ def transform_inertia(X, I) -> np.ndarray:
 
 
 def inv_transform_inertia(X, I) -> np.ndarray:
-    """Transform a spatial inertia from B back to A coordinates, ``Xᵀ I X`` (Table A.4).
+    """Transform a spatial inertia from B back to A coordinates, ``Xᵀ I X`` (eq. 2.66 inverted).
+
+    Computed as two dense 6x6x6 products; the compact formula of Table A.4 is
+    :func:`spatial.compact.inv_transform_rbi`.
 
     Parameters
     ----------

@@ -1,0 +1,166 @@
+"""Scalar expression trees and operation counts for symbolic execution (Featherstone §10.3–10.4).
+
+An :class:`Expr` is a variable, a constant or one arithmetic operation on two expressions (or a
+sign change of one).  Python's operators build them, so code written for numbers, including
+NumPy code on arrays of ``dtype=object``, runs on them unchanged and leaves behind the trees of
+what it computed.  Two counts follow the book's convention (``m`` for multiplications and
+divisions, ``a`` for additions and subtractions, sign changes free):
+:func:`count_operations` counts each operation a computation performed once, however often its
+result was reused (instrumented arithmetic); :func:`tree_count` counts an expression written out
+as a formula, as the statements of generated code are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Expr", "OpCount", "count_operations", "tree_count", "format_expr"]
+
+_BINARY = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
+_BINARY["/"] = lambda a, b: a / b
+
+
+class Expr:
+    """A node of a scalar expression tree: a variable, a constant or an operation.
+
+    ``op`` is ``"var"`` (``args = (name,)``), ``"const"`` (``args = (value,)``), ``"neg"`` or one
+    of ``"+" "-" "*" "/"``.  Arithmetic with other expressions or Python numbers builds new
+    nodes, so code written for floats runs unchanged on expressions.
+    """
+
+    __slots__ = ("op", "args")
+
+    def __init__(self, op: str, *args):
+        self.op, self.args = op, args
+
+    @staticmethod
+    def wrap(x) -> Expr:
+        """``x`` as an expression (numbers become constants)."""
+        if isinstance(x, Expr):
+            return x
+        if isinstance(x, bool) or not isinstance(x, int | float | np.integer | np.floating):
+            raise TypeError(f"cannot use {x!r} of type {type(x).__name__} in an expression")
+        return Expr("const", float(x))
+
+    def __add__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is NotImplemented else Expr("+", self, other)
+
+    def __radd__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is NotImplemented else Expr("+", other, self)
+
+    def __sub__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is NotImplemented else Expr("-", self, other)
+
+    def __rsub__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is NotImplemented else Expr("-", other, self)
+
+    def __mul__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is NotImplemented else Expr("*", self, other)
+
+    def __rmul__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is NotImplemented else Expr("*", other, self)
+
+    def __truediv__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is NotImplemented else Expr("/", self, other)
+
+    def __rtruediv__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is NotImplemented else Expr("/", other, self)
+
+    def __neg__(self):
+        return Expr("neg", self)
+
+    def __pos__(self):
+        return self
+
+    def is_const(self, value=None) -> bool:
+        """True for a constant (equal to ``value`` if given)."""
+        return self.op == "const" and (value is None or self.args[0] == value)
+
+    def __repr__(self) -> str:
+        return format_expr(self, {})
+
+
+def _operand(x):
+    """The other operand as an expression; arrays of several elements are NumPy's business."""
+    if isinstance(x, np.ndarray):
+        if x.ndim > 0:
+            return NotImplemented
+        x = x.item()
+    return Expr.wrap(x)
+
+
+def format_expr(e: Expr, names: dict, top: bool = True) -> str:
+    if e.op == "var":
+        return names.get(e.args[0], e.args[0])
+    if e.op == "const":
+        value = e.args[0]
+        return str(int(value)) if value == int(value) and abs(value) < 1e15 else repr(value)
+    if e.op == "neg":
+        return f"-{format_expr(e.args[0], names, False)}"
+    a, b = (format_expr(x, names, False) for x in e.args)
+    if e.op in "*/" and e.args[1].op in "+-":
+        b = f"({b})"
+    if e.op in "*/" and e.args[0].op in "+-":
+        a = f"({a})"
+    if e.op == "-" and e.args[1].op in "+-":
+        b = f"({b})"
+    return f"{a} {e.op} {b}"
+
+
+@dataclass(frozen=True)
+class OpCount:
+    """Operation count: ``mul`` (× and ÷), ``add`` (+ and -), ``neg`` (free sign changes)."""
+
+    mul: int
+    add: int
+    neg: int = 0
+
+    @property
+    def total(self) -> int:
+        """``m + a``, the count Table 10.3 quotes."""
+        return self.mul + self.add
+
+    def __str__(self) -> str:
+        return f"{self.mul}m + {self.add}a"
+
+
+def count_operations(*values) -> OpCount:
+    """Operations needed to compute ``values`` if every intermediate is computed once.
+
+    Each operation node reachable from the given expressions (scalars or arrays of them) is
+    counted once, however often it is reused: this is instrumented arithmetic, the count of the
+    operations a function performed to produce its results (those it wasted are not counted).
+    """
+    seen: set[int] = set()
+    counts = {"*": 0, "/": 0, "+": 0, "-": 0, "neg": 0}
+    stack = [x for v in values for x in np.asarray(v, dtype=object).ravel()]
+    while stack:
+        e = stack.pop()
+        if not isinstance(e, Expr) or id(e) in seen:
+            continue
+        seen.add(id(e))
+        if e.op in counts:
+            counts[e.op] += 1
+            stack.extend(e.args)
+    return OpCount(counts["*"] + counts["/"], counts["+"] + counts["-"], counts["neg"])
+
+
+def tree_count(e: Expr) -> OpCount:
+    """Operations of an expression written out as a tree (shared nodes counted each time)."""
+    if e.op in ("var", "const"):
+        return OpCount(0, 0)
+    parts = [tree_count(a) for a in e.args]
+    mul = sum(p.mul for p in parts) + (e.op in "*/")
+    add = sum(p.add for p in parts) + (e.op in "+-" and e.op != "neg")
+    neg = sum(p.neg for p in parts) + (e.op == "neg")
+    return OpCount(mul, add, neg)
