@@ -13,7 +13,9 @@ through the Jacobian ``J_mr`` (``φ = J_mr q̇``, eq. 2.1):
 * :mod:`~spatial.reduced.implicit` — joint springs and dampers with the linearly implicit
   Euler step (§2.5, eqs. 2.72–2.78) and hyper-reduced coordinates ``q = J_rR y`` (§2.6);
 * :mod:`~spatial.reduced.deformable` — a mass-spring body whose nodes are free or ride on
-  the bodies, coupled through the block Jacobian ``J_MR`` (§2.7, eqs. 2.84–2.92).
+  the bodies, coupled through the block Jacobian ``J_MR`` (§2.7, eqs. 2.84–2.92);
+* :mod:`~spatial.reduced.products` — ``J_mr x``, ``J̇_mr x`` and ``J_mrᵀ y`` in ``O(n)``
+  without forming the Jacobian (§2.10, Algs. 5–6).
 
 The results equal Featherstone's ``crba``, ``τ - bias_force`` and ``aba``; REDMAX costs
 ``O(n²)`` to assemble and ``O(n³)`` to solve, which is the price of its simplicity.
@@ -40,6 +42,7 @@ from .implicit import (
 )
 from .jacobian import redmax_jacobian, redmax_jacobian_dot
 from .maximal_terms import maximal_bias, maximal_mass_matrix
+from .products import jacobian_dot_product, jacobian_product, jacobian_transpose_product
 from .redmax import redmax_force, redmax_forward_dynamics, redmax_mass_matrix
 
 __all__ = [
@@ -63,4 +66,7 @@ __all__ = [
     "coupled_force",
     "coupled_forward_dynamics",
     "coupled_energy",
+    "jacobian_product",
+    "jacobian_dot_product",
+    "jacobian_transpose_product",
 ]
