@@ -15,7 +15,10 @@ through the Jacobian ``J_mr`` (``φ = J_mr q̇``, eq. 2.1):
 * :mod:`~spatial.reduced.deformable` — a mass-spring body whose nodes are free or ride on
   the bodies, coupled through the block Jacobian ``J_MR`` (§2.7, eqs. 2.84–2.92);
 * :mod:`~spatial.reduced.products` — ``J_mr x``, ``J̇_mr x`` and ``J_mrᵀ y`` in ``O(n)``
-  without forming the Jacobian (§2.10, Algs. 5–6).
+  without forming the Jacobian (§2.10, Algs. 5–6);
+* :mod:`~spatial.reduced.inverse_inertia` — ``M_r⁻¹ x`` in ``O(n)`` and ``M_r⁻¹`` in
+  ``O(n²)`` by recursive forward dynamics, with the implicit-step preconditioner (§2.13,
+  Alg. 10).
 
 The results equal Featherstone's ``crba``, ``τ - bias_force`` and ``aba``; REDMAX costs
 ``O(n²)`` to assemble and ``O(n³)`` to solve, which is the price of its simplicity.
@@ -39,6 +42,12 @@ from .implicit import (
     hyper_reduced_jacobian_dot,
     hyper_reduced_mass_matrix,
     redmax_step,
+)
+from .inverse_inertia import (
+    InertiaFactor,
+    inverse_inertia,
+    inverse_inertia_factor,
+    inverse_inertia_product,
 )
 from .jacobian import redmax_jacobian, redmax_jacobian_dot
 from .maximal_terms import maximal_bias, maximal_mass_matrix
@@ -69,4 +78,8 @@ __all__ = [
     "jacobian_product",
     "jacobian_dot_product",
     "jacobian_transpose_product",
+    "InertiaFactor",
+    "inverse_inertia_factor",
+    "inverse_inertia_product",
+    "inverse_inertia",
 ]
