@@ -18,7 +18,12 @@ through the Jacobian ``J_mr`` (``φ = J_mr q̇``, eq. 2.1):
   without forming the Jacobian (§2.10, Algs. 5–6);
 * :mod:`~spatial.reduced.inverse_inertia` — ``M_r⁻¹ x`` in ``O(n)`` and ``M_r⁻¹`` in
   ``O(n²)`` by recursive forward dynamics, with the implicit-step preconditioner (§2.13,
-  Alg. 10).
+  Alg. 10);
+* :mod:`~spatial.reduced.constraints` — maximal and reduced constraint rows, bilateral and
+  unilateral, with the hinge point constraint of eq. 2.94 (§2.8, eqs. 2.93–2.97, 2.102, 2.104);
+* :mod:`~spatial.reduced.constrained` — the KKT systems at the acceleration and velocity levels
+  with stabilization, prescribed-acceleration rows (hybrid dynamics) and inequalities as a QP
+  (§2.8–2.9, eqs. 2.98–2.107).
 
 The results equal Featherstone's ``crba``, ``τ - bias_force`` and ``aba``; REDMAX costs
 ``O(n²)`` to assemble and ``O(n³)`` to solve, which is the price of its simplicity.
@@ -26,6 +31,17 @@ The results equal Featherstone's ``crba``, ``τ - bias_force`` and ``aba``; REDM
 
 from __future__ import annotations
 
+from .constrained import KKTSolution, constrained_forward_dynamics, constrained_step
+from .constraints import (
+    ConstraintRows,
+    JointConstraint,
+    JointLimit,
+    PointConstraint,
+    PointContact,
+    constraint_rows,
+    hinge_directions,
+    maximal_constraint_jacobian,
+)
 from .deformable import (
     ParticleSystem,
     coupled_energy,
@@ -82,4 +98,15 @@ __all__ = [
     "inverse_inertia_factor",
     "inverse_inertia_product",
     "inverse_inertia",
+    "hinge_directions",
+    "PointConstraint",
+    "PointContact",
+    "JointConstraint",
+    "JointLimit",
+    "ConstraintRows",
+    "KKTSolution",
+    "maximal_constraint_jacobian",
+    "constraint_rows",
+    "constrained_forward_dynamics",
+    "constrained_step",
 ]

@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._batched import crm_matrix
+from .._batched import T, crm_matrix
+from .._batched import mv as _mv
 from .._validate import as_array
 from .._validate import broadcast_batch as _batch_shape
 from ..kinematics import _forward_pass
@@ -42,11 +43,6 @@ from ..model import Model
 from .jacobian import _motion_subspace_dot, _rows
 
 __all__ = ["jacobian_product", "jacobian_dot_product", "jacobian_transpose_product"]
-
-
-def _mv(A: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """Batched matrix times vector: ``A`` (..., m, n), ``x`` (..., n) → (..., m)."""
-    return (A @ x[..., None])[..., 0]
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -85,10 +81,10 @@ def _transpose_product(model: Model, fp, y: np.ndarray) -> np.ndarray:
     batch = np.broadcast_shapes(y.shape[:-1], fp.X0[0].shape[:-2])
     x = np.zeros(batch + (model.nv,))
     for i in range(model.NB, 0, -1):
-        x[..., model.v_index[i]] = _mv(np.swapaxes(fp.S[i], -1, -2), acc[i])  # S_iᵀ ŷ_i
+        x[..., model.v_index[i]] = _mv(T(fp.S[i]), acc[i])  # S_iᵀ ŷ_i
         p = model.parent[i]
         if p != 0:  # α_i = ^iX_λ(i)ᵀ ŷ_i, added to the parent's accumulator
-            acc[p] = acc[p] + _mv(np.swapaxes(fp.Xup[i], -1, -2), acc[i])
+            acc[p] = acc[p] + _mv(T(fp.Xup[i]), acc[i])
     return x
 
 
