@@ -23,7 +23,10 @@ through the Jacobian ``J_mr`` (``φ = J_mr q̇``, eq. 2.1):
   unilateral, with the hinge point constraint of eq. 2.94 (§2.8, eqs. 2.93–2.97, 2.102, 2.104);
 * :mod:`~spatial.reduced.constrained` — the KKT systems at the acceleration and velocity levels
   with stabilization, prescribed-acceleration rows (hybrid dynamics) and inequalities as a QP
-  (§2.8–2.9, eqs. 2.98–2.107).
+  (§2.8–2.9, eqs. 2.98–2.107);
+* :mod:`~spatial.reduced.recursive` — recursive hybrid dynamics in adjoint notation, the
+  Delassus matrix column by column and the dual constrained problem (§2.12, Alg. 9,
+  eqs. 2.121–2.127).
 
 The results equal Featherstone's ``crba``, ``τ - bias_force`` and ``aba``; REDMAX costs
 ``O(n²)`` to assemble and ``O(n³)`` to solve, which is the price of its simplicity.
@@ -68,6 +71,7 @@ from .inverse_inertia import (
 from .jacobian import redmax_jacobian, redmax_jacobian_dot
 from .maximal_terms import maximal_bias, maximal_mass_matrix
 from .products import jacobian_dot_product, jacobian_product, jacobian_transpose_product
+from .recursive import delassus_matrix, dual_forward_dynamics, recursive_hybrid_dynamics
 from .redmax import redmax_force, redmax_forward_dynamics, redmax_mass_matrix
 
 __all__ = [
@@ -109,4 +113,7 @@ __all__ = [
     "constraint_rows",
     "constrained_forward_dynamics",
     "constrained_step",
+    "recursive_hybrid_dynamics",
+    "delassus_matrix",
+    "dual_forward_dynamics",
 ]
