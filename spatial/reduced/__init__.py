@@ -26,7 +26,10 @@ through the Jacobian ``J_mr`` (``φ = J_mr q̇``, eq. 2.1):
   (§2.8–2.9, eqs. 2.98–2.107);
 * :mod:`~spatial.reduced.recursive` — recursive hybrid dynamics in adjoint notation, the
   Delassus matrix column by column and the dual constrained problem (§2.12, Alg. 9,
-  eqs. 2.121–2.127).
+  eqs. 2.121–2.127);
+* :mod:`~spatial.reduced.staggered` — staggered projections for frictional contact and BISP
+  for joint friction, with the joint reaction forces of the maximal equations (§2.11,
+  Algs. 7–8, eqs. 2.113–2.118).
 
 The results equal Featherstone's ``crba``, ``τ - bias_force`` and ``aba``; REDMAX costs
 ``O(n²)`` to assemble and ``O(n³)`` to solve, which is the price of its simplicity.
@@ -73,6 +76,14 @@ from .maximal_terms import maximal_bias, maximal_mass_matrix
 from .products import jacobian_dot_product, jacobian_product, jacobian_transpose_product
 from .recursive import delassus_matrix, dual_forward_dynamics, recursive_hybrid_dynamics
 from .redmax import redmax_force, redmax_forward_dynamics, redmax_mass_matrix
+from .staggered import (
+    JointFriction,
+    StaggeredResult,
+    bisp_step,
+    joint_reaction_forces,
+    revolute_friction,
+    staggered_step,
+)
 
 __all__ = [
     "redmax_jacobian",
@@ -116,4 +127,10 @@ __all__ = [
     "recursive_hybrid_dynamics",
     "delassus_matrix",
     "dual_forward_dynamics",
+    "JointFriction",
+    "revolute_friction",
+    "StaggeredResult",
+    "joint_reaction_forces",
+    "staggered_step",
+    "bisp_step",
 ]
