@@ -300,3 +300,12 @@ def test_multipliers_of_a_mixed_problem_balance_the_equation_of_motion():
     assert sol.mu[0] > 0 and np.isclose(sol.qdd[1], sol.qdd[2])
     with pytest.raises(ValueError, match="method"):
         constrained_forward_dynamics(model, q, qd, None, [tie], inequalities=floor, method="x")
+
+
+def test_solver_backed_names_load_lazily_and_unknown_names_raise():
+    import spatial.reduced as R
+
+    for name in R._LAZY:
+        assert name in R.__all__ and name in dir(R) and getattr(R, name) is not None
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        R.no_such_name  # noqa: B018

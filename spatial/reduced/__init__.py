@@ -32,12 +32,15 @@ through the Jacobian ``J_mr`` (``φ = J_mr q̇``, eq. 2.1):
   Algs. 7–8, eqs. 2.113–2.118).
 
 The results equal Featherstone's ``crba``, ``τ - bias_force`` and ``aba``; REDMAX costs
-``O(n²)`` to assemble and ``O(n³)`` to solve, which is the price of its simplicity.
+``O(n²)`` to assemble and ``O(n³)`` to solve, which is the price of its simplicity.  The
+products, the inverse inertia and Alg. 9 recover ``O(n)`` per vector.  The last three modules
+use :mod:`spatial.solvers` (SciPy) and load on first use of one of their names.
 """
 
 from __future__ import annotations
 
-from .constrained import KKTSolution, constrained_forward_dynamics, constrained_step
+import importlib
+
 from .constraints import (
     ConstraintRows,
     JointConstraint,
@@ -74,16 +77,37 @@ from .inverse_inertia import (
 from .jacobian import redmax_jacobian, redmax_jacobian_dot
 from .maximal_terms import maximal_bias, maximal_mass_matrix
 from .products import jacobian_dot_product, jacobian_product, jacobian_transpose_product
-from .recursive import delassus_matrix, dual_forward_dynamics, recursive_hybrid_dynamics
 from .redmax import redmax_force, redmax_forward_dynamics, redmax_mass_matrix
-from .staggered import (
-    JointFriction,
-    StaggeredResult,
-    bisp_step,
-    joint_reaction_forces,
-    revolute_friction,
-    staggered_step,
-)
+
+# The constrained, recursive and staggered solvers use spatial.solvers, which needs SciPy; the
+# light ``import spatial`` must not load it, so their names resolve on first access (PEP 562).
+_LAZY = {
+    "KKTSolution": "constrained",
+    "constrained_forward_dynamics": "constrained",
+    "constrained_step": "constrained",
+    "recursive_hybrid_dynamics": "recursive",
+    "delassus_matrix": "recursive",
+    "dual_forward_dynamics": "recursive",
+    "JointFriction": "staggered",
+    "revolute_friction": "staggered",
+    "StaggeredResult": "staggered",
+    "joint_reaction_forces": "staggered",
+    "staggered_step": "staggered",
+    "bisp_step": "staggered",
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = getattr(importlib.import_module(f".{module}", __name__), name)  # cache it
+    return globals()[name]
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])
+
 
 __all__ = [
     "redmax_jacobian",

@@ -34,7 +34,7 @@ import numpy as np
 from .._validate import as_array, positive_scalar
 from ..kinematics import _forward_pass
 from ..model import Model
-from ..solvers.qp import _check_method, _solve_mixed_lcp
+from ..solvers import qp as _solvers_qp
 from .constraints import (
     JointConstraint,
     JointLimit,
@@ -125,7 +125,7 @@ def _solve(M, f, G, g, C, c, method, options):
         sol = np.linalg.solve(K, np.concatenate([f, g]))
         return sol[:n], sol[n:], np.zeros(0)
     # the mixed LCP M x - Gᵀλ' - Cᵀμ = f (ArtiSynth §0.7) has λ' = -λ
-    res = _solve_mixed_lcp(M, G, C, f, g, c, method, False, dict(options or {}))
+    res = _solvers_qp._solve_mixed_lcp(M, G, C, f, g, c, method, False, dict(options or {}))
     res.check()
     return res.x, -res.lam, res.z
 
@@ -217,7 +217,7 @@ def constrained_forward_dynamics(
         If the QP solver does not converge.
     """
     alpha, beta = _gains(stabilization)
-    _check_method(method, False)
+    _solvers_qp._check_method(method, False)
     q, qd, tau, fp, M, f, bi, uni, (Gp, qdd_p, idx) = _setup(
         model, q, qd, tau, f_ext, constraints, inequalities, prescribed, qdd_prescribed
     )
@@ -277,7 +277,7 @@ def constrained_step(
         As :func:`constrained_forward_dynamics`; also for ``h ≤ 0`` or ``γ`` outside [0, 1].
     """
     h = positive_scalar(h, "h")
-    _check_method(method, False)
+    _solvers_qp._check_method(method, False)
     gamma = float(stabilization)
     if not 0.0 <= gamma <= 1.0:
         raise ValueError(f"stabilization γ must be in [0, 1], got {stabilization!r}")

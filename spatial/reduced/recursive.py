@@ -54,7 +54,7 @@ from ..dynamics.hybrid import _force_driven
 from ..dynamics.rnea import _check_f_ext
 from ..kinematics import _forward_pass
 from ..model import Model
-from ..solvers.qp import _check_method, _lcp_kernel, _lcp_options
+from ..solvers import qp
 from .constrained import KKTSolution, _require_independent
 from .constraints import (
     JointConstraint,
@@ -240,7 +240,7 @@ def dual_forward_dynamics(
     spatial.solvers.LCPError
         If the LCP solver does not converge.
     """
-    _check_method(method, False)
+    qp._check_method(method, False)
     q, qd, tau, f_ext = _check_state(model, q, qd, tau, f_ext)
     bi = _check_items(model, constraints, (PointConstraint, JointConstraint), "constraints")
     uni = _check_items(model, inequalities, (PointContact, JointLimit), "inequalities")
@@ -260,7 +260,8 @@ def dual_forward_dynamics(
         K = np.linalg.solve(Wgg, np.hstack([Wcg.T, s_g[:, None]])) if len(s_g) else None
         M_c = Wcc - (Wcg @ K[:, :-1] if K is not None else 0.0)
         q_c = s_c - (Wcg @ K[:, -1] if K is not None else 0.0)
-        res = _lcp_kernel(method, M_c, q_c, **_lcp_options(method, nc, dict(solver_options or {})))
+        opts = qp._lcp_options(method, nc, dict(solver_options or {}))
+        res = qp._lcp_kernel(method, M_c, q_c, **opts)
         res.check()
         w_c = res.z
     w_g = -np.linalg.solve(Wgg, s_g + Wcg.T @ w_c) if len(s_g) else np.zeros(0)

@@ -52,9 +52,9 @@ from .._batched import T
 from .._validate import as_array, positive_scalar
 from ..kinematics import _forward_pass
 from ..model import Model
+from ..solvers import qp
 from ..solvers.friction import tangent_basis
 from ..solvers.lcp import LCPError
-from ..solvers.qp import _check_method, _lcp_kernel, _lcp_options
 from .constraints import PointContact, _check_items, _check_state, _hinge_directions, _stack
 from .inverse_inertia import _factor
 from .jacobian import _jacobian, _rows
@@ -138,8 +138,8 @@ def _box_lcp(method, A, b, lo, hi, options, what):
     """``min ½ xᵀAx + xᵀb`` on the box ``[lo, hi]`` as a bounded LCP; raises if not converged."""
     if A.shape[0] == 0:
         return np.zeros(0)
-    opts = _lcp_options(method, A.shape[0], dict(options or {}), bounded=True)
-    res = _lcp_kernel(method, A, b, lo, hi, **opts)
+    opts = qp._lcp_options(method, A.shape[0], dict(options or {}), bounded=True)
+    res = qp._lcp_kernel(method, A, b, lo, hi, **opts)
     if not res.converged:
         raise LCPError(f"{what}: {res.message}")
     return res.z
@@ -159,7 +159,7 @@ def _check_common(model, q, qd, h, tau, f_ext, tol, max_iter, method):
     tol = positive_scalar(tol, "tol")
     if int(max_iter) != max_iter or max_iter < 1:
         raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
-    _check_method(method, False)
+    qp._check_method(method, False)
     q, qd, tau, f_ext = _check_state(model, q, qd, tau, f_ext)
     fp = _forward_pass(model, q, qd)
     J = _jacobian(model, fp)
