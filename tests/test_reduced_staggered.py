@@ -133,3 +133,30 @@ def test_bisp_bad_input():
         bisp_step(model, q, qd, 0.01, [JointFriction(1, 0.1, np.ones((2, 5)), np.ones((2, 5)))])
     with pytest.raises(TypeError, match="JointFriction"):
         bisp_step(model, q, qd, 0.01, [None])
+
+
+def test_bisp_with_a_loop_closure():
+    """BISP with an external loop-closing constraint (Sueda §2.11.1): a four-bar with
+    frictional ground pivots."""
+    from spatial.dynamics import loops
+
+    lengths = (0.3, 1.0, 0.8, 0.9)
+    closure = loops.four_bar_closure(*lengths)
+    q, Gy, _ = closure.jacobians(np.array([0.8]), np.array([1.3]))
+    qd = Gy @ np.array([1.3])
+    model = builders.four_bar(*lengths)
+    pin = [sp.reduced.PointConstraint(2, (1.0, 0, 0), 3, (0.8, 0, 0), axis=(0, 0, 1))]
+    h = 0.01
+    # without friction: the constrained velocity step
+    pivots0 = [revolute_friction(j, 0.0, 0.05) for j in (1, 3)]
+    _, free = bisp_step(model, q, qd, h, pivots0, None, pin, stabilization=1.0)
+    _, ref = sp.reduced.constrained_step(model, q, qd, h, None, pin, stabilization=1.0)
+    assert np.allclose(free.qd, ref.qdd, atol=1e-12)
+    # with friction the loop still holds and the linkage loses kinetic energy
+    pivots = [revolute_friction(j, 0.5, 0.05) for j in (1, 3)]
+    _, rub = bisp_step(model, q, qd, h, pivots, None, pin, stabilization=1.0)
+    rows = constraint_rows(model, q, rub.qd, pin)
+    assert np.allclose(rows.G @ rub.qd, -rows.error / h, atol=1e-10)
+    M = sp.reduced.redmax_mass_matrix(model, q)
+    assert rub.qd @ M @ rub.qd < free.qd @ M @ free.qd
+    assert np.all(np.abs(rub.beta) > 0)  # both pivots rub

@@ -55,7 +55,17 @@ from ..model import Model
 from ..solvers import qp
 from ..solvers.friction import tangent_basis
 from ..solvers.lcp import LCPError
-from .constraints import PointContact, _check_items, _check_state, _hinge_directions, _stack
+from .constrained import _require_independent
+from .constraints import (
+    JointConstraint,
+    PointConstraint,
+    PointContact,
+    _check_items,
+    _check_state,
+    _hinge_directions,
+    _maximal,
+    _stack,
+)
 from .inverse_inertia import _factor
 from .jacobian import _jacobian, _rows
 from .maximal_terms import _apply_mass, _maximal_bias
@@ -121,17 +131,57 @@ class StaggeredResult(NamedTuple):
 # ----------------------------------------------------------------------------- kernels
 
 
-def _reactions(model: Model, fp, J, q, qd, qdd, f_ext) -> np.ndarray:
-    """Eq. 2.117's ``f_α = M_m φ̇ - f_m``, distributed to the joints (Alg. 8 lines 11–13)."""
+def _reactions(model: Model, fp, J, q, qd, qdd, f_ext, f_other=None) -> np.ndarray:
+    """Eq. 2.117's ``f_α = M_m φ̇ - f_m``, distributed to the joints (Alg. 8 lines 11–13).
+
+    ``f_other`` (6 NB,) is a maximal force from outside the tree's joints (loop closures,
+    eq. 2.119), removed before the distribution.
+    """
     x = _product(model, fp, qd)
     acc = J @ qdd + np.concatenate(_dot_product(model, fp, q, qd, qd, x)[1:])  # φ̇
     f_alpha = _apply_mass(model, acc[:, None])[:, 0] - _maximal_bias(model, fp, f_ext)
+    if f_other is not None:
+        f_alpha = f_alpha - f_other
     F = np.array([f_alpha[_rows(i)] for i in range(1, model.NB + 1)])
     for i in range(model.NB, 0, -1):  # a body's share = its joint's force - its children's
         p = model.parent[i]
         if p != 0:
             F[p - 1] += T(fp.Xup[i]) @ F[i - 1]
     return F
+
+
+def _external(model, fp, q, qd, h, factor, constraints, gamma):
+    """External bilateral constraints of BISP (eqs. 2.119–2.120) on a validated state.
+
+    Returns ``solve(v, free=True)`` → ``(v_c, λ)``, the velocity closest to ``v`` in the ``M_r``
+    norm with ``Ḡ v_c = -γ C / h`` (``free=False``: ``Ḡ v_c = 0``, applied to the columns of a
+    matrix ``v``), and ``G_m`` (k, 6 NB), the maximal rows of the point constraints (zero rows
+    for reduced ones, whose forces act as joint forces).
+    """
+    items = _check_items(model, constraints, (PointConstraint, JointConstraint), "constraints")
+    rows = _stack(model, fp, q, qd, items)
+    _require_independent(rows.G)
+    G, g = rows.G, -gamma * rows.error / h
+    phi = np.concatenate(_product(model, fp, qd)[1:])
+    G_m = np.vstack(
+        [
+            _maximal(model, fp, phi, item)[0]
+            if isinstance(item, PointConstraint)
+            else np.zeros((len(item.rows), 6 * model.NB))
+            for item in items
+        ]
+        + [np.zeros((0, 6 * model.NB))]
+    )
+    MiGT = factor._solve(G.T)
+    W = G @ MiGT
+
+    def solve(v, free=True):
+        if not len(G):
+            return v, np.zeros(0)
+        lam = np.linalg.solve(W, G @ v - (g if free else 0.0))
+        return v - MiGT @ lam, lam
+
+    return solve, G_m
 
 
 def _box_lcp(method, A, b, lo, hi, options, what):
@@ -322,8 +372,10 @@ def bisp_step(
     h,
     frictions,
     tau=None,
+    constraints=(),
     *,
     f_ext=None,
+    stabilization: float = 0.0,
     regularization: float = 1e-12,
     tol: float = 1e-10,
     max_iter: int = 100,
@@ -338,12 +390,22 @@ def bisp_step(
     stops changing; then ``q̇⁺ = q̇ + h M_r⁻¹ f_r + M_r⁻¹ p_β``.  With every ``μ = 0`` this is a
     plain symplectic REDMAX step.
 
+    External bilateral constraints (§2.11.1, eqs. 2.119–2.120), e.g. a loop closure, enter every
+    velocity solve (``Ḡ q̇ = -γ C / h``, solved through the Delassus matrix with ``O(n)``
+    inverse-inertia products), the friction QP then sees the constrained inverse inertia, and
+    the constraint's own maximal force ``-G_mᵀ λ / h`` is removed from the bodies' forces before
+    they are distributed to the joints.
+
     Parameters
     ----------
     model, q, qd, h, tau, f_ext, tol, max_iter, method, solver_options
         As :func:`staggered_step`.
     frictions : sequence of JointFriction
         At most one per joint.
+    constraints : sequence of PointConstraint, JointConstraint
+        External bilateral constraints (loop closures, couplings).
+    stabilization : float
+        ``γ ∈ [0, 1]`` for their position errors, as :func:`~spatial.reduced.constrained_step`.
     regularization : float
         ``ε`` of eq. 2.118, relative to the size of ``N_j M_j⁻¹ N_jᵀ``.
 
@@ -386,14 +448,19 @@ def bisp_step(
         row = np.zeros((len(Tj), model.nv))
         row[:, model.v_index[fr.joint]] = Tj @ fp.S[fr.joint]  # tangent motion of the joint
         local.append((fr.joint, fr.mu, solve, row))
+    if not 0.0 <= float(stabilization) <= 1.0:
+        raise ValueError(f"stabilization γ must be in [0, 1], got {stabilization!r}")
+    solve, G_m = _external(model, fp, q, qd, h, factor, constraints, stabilization)
     Tr = np.vstack([r for *_, r in local]) if local else np.zeros((0, model.nv))
     mu = np.concatenate([np.full(len(r), m) for _, m, _, r in local] + [np.zeros(0)])
     sizes = [len(s) for _, _, s, _ in local]  # contact impulses per joint
-    A_T, u_T = Tr @ factor._solve(Tr.T), Tr @ v_unc
+    v_free, _ = solve(v_unc)
+    A_T = Tr @ solve(factor._solve(Tr.T), free=False)[0]  # T P Tᵀ, P the constrained M⁻¹
+    u_T = Tr @ v_free
     p_beta, alpha0, b = np.zeros(model.nv), None, np.zeros(len(Tr))
     for it in range(1, int(max_iter) + 1):  # noqa: B007 (reported in the result)
-        v_con = v_unc + factor._solve(p_beta[:, None])[:, 0]
-        F = _reactions(model, fp, J, q, qd, (v_con - qd) / h, f_ext)
+        v_con, lam = solve(v_unc + factor._solve(p_beta[:, None])[:, 0])
+        F = _reactions(model, fp, J, q, qd, (v_con - qd) / h, f_ext, -G_m.T @ lam / h)
         alpha = np.concatenate([h * (s @ F[j - 1]) for j, _, s, _ in local] + [np.zeros(0)])
         if alpha0 is not None and np.abs(alpha - alpha0).max(initial=0.0) <= tol * (
             1.0 + np.abs(alpha).max(initial=0.0)
@@ -409,5 +476,5 @@ def bisp_step(
         p_beta = Tr.T @ b
     else:
         _not_converged("BISP", max_iter, float(np.abs(alpha - alpha0).max(initial=0.0)))
-    v = v_unc + factor._solve(p_beta[:, None])[:, 0]
+    v, _ = solve(v_unc + factor._solve(p_beta[:, None])[:, 0])
     return model._per_joint("integrate", q, v, h), StaggeredResult(v, alpha, b, it)
