@@ -309,3 +309,22 @@ def test_solver_backed_names_load_lazily_and_unknown_names_raise():
         assert name in R.__all__ and name in dir(R) and getattr(R, name) is not None
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         R.no_such_name  # noqa: B018
+
+
+def test_more_bad_input_raises_clear_errors():
+    model, q, qd = four_bar_state()
+    with pytest.raises(ValueError, match="JointLimit index 5"):
+        constraint_rows(model, q, qd, [JointLimit(5, lower=0.0)])
+    with pytest.raises(ValueError, match="constraint point"):
+        constraint_rows(model, q, qd, [PointConstraint(2, (1.0, 0.0), 3, (0.8, 0.0, 0.0))])
+    with pytest.raises(ValueError, match="nonzero"):
+        constraint_rows(model, q, qd, [PointConstraint(2, (1, 0, 0), 3, (1, 0, 0), axis=(0, 0, 0))])
+    with pytest.raises(ValueError, match="pair"):
+        constrained_forward_dynamics(model, q, qd, None, [PIN], stabilization=5.0)
+    with pytest.raises(ValueError, match="h"):
+        constrained_step(model, q, qd, 0.0, None, [PIN])
+    quaternion = builders.random_tree(np.random.default_rng(0), 2, joints=("S",))
+    with pytest.raises(ValueError, match="nq = nv"):
+        constraint_rows(
+            quaternion, quaternion.neutral_configuration(), np.zeros(6), [JointLimit(0, lower=0.0)]
+        )

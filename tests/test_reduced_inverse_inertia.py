@@ -97,3 +97,9 @@ def test_massless_subtree_is_reported():
     model.add_body(0, Revolute("z"), np.eye(6), np.zeros((6, 6)))
     with pytest.raises(ValueError, match="no inertia"):
         inverse_inertia_product(model, [0.0], [1.0])
+
+
+def test_matrix_gains_are_refused():
+    model = builders.planar_chain(3)
+    with pytest.raises(ValueError, match="one gain per velocity variable"):
+        inverse_inertia_factor(model, np.zeros(3), h=0.1, damping=np.eye(3))

@@ -160,3 +160,26 @@ def test_bisp_with_a_loop_closure():
     M = sp.reduced.redmax_mass_matrix(model, q)
     assert rub.qd @ M @ rub.qd < free.qd @ M @ free.qd
     assert np.all(np.abs(rub.beta) > 0)  # both pivots rub
+
+
+def test_more_staggered_and_bisp_errors():
+    model = sliding_block()
+    q, qd = np.zeros(2), np.array([1.0, 0.0])
+    with pytest.raises(ValueError, match="γ must be in"):
+        staggered_step(model, q, qd, 0.01, FLOOR, 0.5, stabilization=1.5)
+    with pytest.raises(ValueError, match="max_iter"):
+        staggered_step(model, q, qd, 0.01, FLOOR, 0.5, max_iter=0)
+    with pytest.raises(ValueError, match="tol"):
+        staggered_step(model, q, qd, 0.01, FLOOR, 0.5, tol=-1.0)
+    w = wheel()
+    with pytest.raises(ValueError, match="radius"):
+        revolute_friction(1, 0.1, 0.0)
+    with pytest.raises(ValueError, match="axis must be nonzero"):
+        revolute_friction(1, 0.1, 0.02, axis=(0, 0, 0))
+    bad_mu = JointFriction(1, -0.5, np.ones((1, 6)), np.ones((1, 6)))
+    with pytest.raises(ValueError, match="mu of joint 1"):
+        bisp_step(w, np.zeros(1), np.ones(1), 0.01, [bad_mu])
+    with pytest.raises(LCPError, match="BISP did not converge"):
+        bisp_step(w, np.zeros(1), np.ones(1), 0.01, [revolute_friction(1, 0.1, 0.02)], max_iter=1)
+    with pytest.raises(ValueError, match="γ must be in"):
+        bisp_step(w, np.zeros(1), np.ones(1), 0.01, [], stabilization=-0.1)
