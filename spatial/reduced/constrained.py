@@ -36,6 +36,7 @@ from ..kinematics import _forward_pass
 from ..model import Model
 from ..solvers import qp as _solvers_qp
 from .constraints import (
+    ConstraintRows,
     JointConstraint,
     JointLimit,
     PointConstraint,
@@ -130,10 +131,23 @@ def _solve(M, f, G, g, C, c, method, options):
     return res.x, -res.lam, res.z
 
 
-# ----------------------------------------------------------------------------- public API
+class _Problem(NamedTuple):
+    """A validated constrained problem at one state: ``M_r``, ``f_r`` and the stacked rows."""
+
+    q: np.ndarray
+    qd: np.ndarray
+    tau: np.ndarray
+    M: np.ndarray
+    f: np.ndarray
+    bi: ConstraintRows  # bilateral rows (eq. 2.102)
+    uni: ConstraintRows  # unilateral rows (eq. 2.104)
+    Gp: np.ndarray  # prescribed rows ᵖG_r (eq. 2.106)
+    qdd_p: np.ndarray
+    idx: np.ndarray  # the prescribed velocity variables
 
 
 def _setup(model, q, qd, tau, f_ext, constraints, inequalities, prescribed, qdd_prescribed):
+    """Validate everything once and assemble the dense REDMAX terms (eq. 2.18) and the rows."""
     q, qd, tau, f_ext = _check_state(model, q, qd, tau, f_ext)
     bi = _check_items(model, constraints, (PointConstraint, JointConstraint), "constraints")
     uni = _check_items(model, inequalities, (PointContact, JointLimit), "inequalities")
@@ -144,21 +158,11 @@ def _setup(model, q, qd, tau, f_ext, constraints, inequalities, prescribed, qdd_
     J = _jacobian(model, fp)
     M = _mass_matrix(model, J)
     f = _force(model, fp, J, q, qd, tau, f_ext)
-    return (
-        q,
-        qd,
-        tau,
-        fp,
-        M,
-        f,
-        _stack(model, fp, q, qd, bi),
-        _stack(model, fp, q, qd, uni),
-        (
-            Gp,
-            qdd_p,
-            idx,
-        ),
-    )
+    bi_rows, uni_rows = _stack(model, fp, q, qd, bi), _stack(model, fp, q, qd, uni)
+    return _Problem(q, qd, tau, M, f, bi_rows, uni_rows, Gp, qdd_p, idx)
+
+
+# ----------------------------------------------------------------------------- public API
 
 
 def constrained_forward_dynamics(
@@ -218,9 +222,8 @@ def constrained_forward_dynamics(
     """
     alpha, beta = _gains(stabilization)
     _solvers_qp._check_method(method, False)
-    q, qd, tau, fp, M, f, bi, uni, (Gp, qdd_p, idx) = _setup(
-        model, q, qd, tau, f_ext, constraints, inequalities, prescribed, qdd_prescribed
-    )
+    pr = _setup(model, q, qd, tau, f_ext, constraints, inequalities, prescribed, qdd_prescribed)
+    q, qd, tau, M, f, bi, uni, Gp, qdd_p, idx = pr
     g = -bi.Gdot_qd - 2.0 * alpha * (bi.G @ qd) - beta**2 * bi.error
     G = np.vstack([bi.G, Gp])
     qdd, lam, mu = _solve(
@@ -281,9 +284,8 @@ def constrained_step(
     gamma = float(stabilization)
     if not 0.0 <= gamma <= 1.0:
         raise ValueError(f"stabilization γ must be in [0, 1], got {stabilization!r}")
-    q, qd, tau, fp, M, f, bi, uni, (Gp, qdd_p, idx) = _setup(
-        model, q, qd, tau, f_ext, constraints, inequalities, prescribed, qdd_prescribed
-    )
+    pr = _setup(model, q, qd, tau, f_ext, constraints, inequalities, prescribed, qdd_prescribed)
+    q, qd, tau, M, f, bi, uni, Gp, qdd_p, idx = pr
     gap = uni.error
     c = -np.maximum(gap, 0.0) / h - gamma * np.minimum(gap, 0.0) / h
     G = np.vstack([bi.G, Gp])
