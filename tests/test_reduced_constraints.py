@@ -328,3 +328,27 @@ def test_more_bad_input_raises_clear_errors():
         constraint_rows(
             quaternion, quaternion.neutral_configuration(), np.zeros(6), [JointLimit(0, lower=0.0)]
         )
+
+
+def test_loop_force_of_the_hinge_rows_is_featherstones_loop_joint_force():
+    """-G_mᵀλ on the rocker, carried to base coordinates, is the loop joint's force (eq. 8.30),
+    and with it as an external force the RNEA joint forces are the BISP joint reactions."""
+    from spatial.dynamics import joint_forces
+    from spatial.dynamics.loops import loop_joint_forces
+
+    model, q, qd = four_bar_state()
+    tau = np.array([0.3, -0.2, 0.5])
+    sol = constrained_forward_dynamics(model, q, qd, tau, [PIN])
+    G_m, _ = maximal_constraint_jacobian(model, q, qd, PIN)
+    wrench = -(G_m.T @ sol.lam).reshape(model.NB, 6)  # on each body, body coordinates
+    T = sp.body_poses(model, q)
+    to_base = [np.linalg.inv(sp.Ad(T[i])).T for i in range(1, model.NB + 1)]
+    f_ext = np.zeros((model.NB + 1, 6))
+    for i in range(1, model.NB + 1):
+        f_ext[i] = to_base[i - 1] @ wrench[i - 1]
+    qdd_f, lam_f = loop_forward_dynamics(model, q, qd, tau)
+    f_loop = loop_joint_forces(model, q, lam_f)[0]  # on the successor (rocker, body 3)
+    assert rel_err(f_ext[3], f_loop) <= 1e-9 and rel_err(f_ext[2], -f_loop) <= 1e-9
+    ref = joint_forces(model, q, qd, sol.qdd, f_ext)[1:]
+    got = sp.reduced.joint_reaction_forces(model, q, qd, sol.qdd, f_ext)
+    assert rel_err(got, ref) <= 1e-10
