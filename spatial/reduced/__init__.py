@@ -27,13 +27,14 @@ through the Jacobian ``J_mr`` (``φ = J_mr q̇``, eq. 2.1):
 * :mod:`~spatial.reduced.recursive` — recursive hybrid dynamics in adjoint notation, the
   Delassus matrix column by column and the dual constrained problem (§2.12, Alg. 9,
   eqs. 2.121–2.127);
-* :mod:`~spatial.reduced.staggered` — staggered projections for frictional contact and BISP
-  for joint friction, with the joint reaction forces of the maximal equations (§2.11,
-  Algs. 7–8, eqs. 2.113–2.118).
+* :mod:`~spatial.reduced.staggered` — staggered projections for frictional contact (§2.11,
+  Alg. 7, eqs. 2.113–2.114);
+* :mod:`~spatial.reduced.bisp` — BISP for joint friction, with the joint reaction forces of the
+  maximal equations and external constraints (§2.11, Alg. 8, eqs. 2.115–2.120).
 
 The results equal Featherstone's ``crba``, ``τ - bias_force`` and ``aba``; REDMAX costs
 ``O(n²)`` to assemble and ``O(n³)`` to solve, which is the price of its simplicity.  The
-products, the inverse inertia and Alg. 9 recover ``O(n)`` per vector.  The last three modules
+products, the inverse inertia and Alg. 9 recover ``O(n)`` per vector.  The last four modules
 use :mod:`spatial.solvers` (SciPy) and load on first use of one of their names.
 """
 
@@ -88,12 +89,12 @@ _LAZY = {
     "recursive_hybrid_dynamics": "recursive",
     "delassus_matrix": "recursive",
     "dual_forward_dynamics": "recursive",
-    "JointFriction": "staggered",
-    "revolute_friction": "staggered",
+    "JointFriction": "bisp",
+    "revolute_friction": "bisp",
     "StaggeredResult": "staggered",
-    "joint_reaction_forces": "staggered",
+    "joint_reaction_forces": "bisp",
     "staggered_step": "staggered",
-    "bisp_step": "staggered",
+    "bisp_step": "bisp",
 }
 
 
