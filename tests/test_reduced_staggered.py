@@ -183,3 +183,34 @@ def test_more_staggered_and_bisp_errors():
         bisp_step(w, np.zeros(1), np.ones(1), 0.01, [revolute_friction(1, 0.1, 0.02)], max_iter=1)
     with pytest.raises(ValueError, match="γ must be in"):
         bisp_step(w, np.zeros(1), np.ones(1), 0.01, [], stabilization=-0.1)
+
+
+def test_bisp_with_external_frictional_contact_equals_staggered_projections():
+    """No joint friction and one frictional floor contact: BISP is SP (Sueda §2.11.1)."""
+    model, h, mu = sliding_block(), 4e-3, 0.4
+    qa = qb = np.array([0.0, 0.02])
+    qda = qdb = np.array([1.5, -0.3])  # lands while sliding, then slides and stops
+    for _ in range(120):
+        qa, ra = staggered_step(model, qa, qda, h, FLOOR, mu)
+        qb, rb = bisp_step(model, qb, qdb, h, [], contacts=FLOOR, mu_contacts=mu)
+        qda, qdb = ra.qd, rb.qd
+        assert np.allclose(qb, qa, atol=1e-10) and np.allclose(qdb, qda, atol=1e-10)
+    assert abs(qda[0]) < 1e-12 and abs(qa[1]) < 1e-12  # stopped on the floor
+    with pytest.raises(ValueError, match="mu_contacts must be ≥ 0"):
+        bisp_step(model, qa, qda, h, [], contacts=FLOOR, mu_contacts=-1.0)
+
+
+def test_wheel_on_a_frictional_pin_and_a_floor():
+    """Joint friction and external contact together: a wheel on a frictional pin whose (massless)
+    vertical slider rests on the floor.  The pin carries the wheel's weight to the slider, so the
+    wheel slows at μ m g r / I, and the floor's impulse is the weight."""
+    m, R, r, mu, h = 3.0, 0.4, 0.02, 0.3, 0.01
+    model = sp.Model(gravity=[0.0, -G, 0.0])
+    model.add_body(0, Prismatic("y"), np.eye(6), np.zeros((6, 6)))
+    model.add_body(1, Revolute("z"), np.eye(6), cylinder_inertia(m, R, 0.05))
+    floor = [PointContact(1, (0.0, -R, 0.0), normal=(0.0, 1.0, 0.0), height=0.0)]
+    q, qd = np.array([R, 0.0]), np.array([0.0, 5.0])
+    _, res = bisp_step(model, q, qd, h, [revolute_friction(2, mu, r)], contacts=floor)
+    decel = mu * m * G * r / (0.5 * m * R**2)
+    assert res.qd[1] == pytest.approx(5.0 - h * decel, abs=1e-9) and abs(res.qd[0]) < 1e-12
+    assert res.alpha[-1] == pytest.approx(m * G * h)

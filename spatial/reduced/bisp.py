@@ -20,6 +20,12 @@ Eq. 2.117 writes the velocity-product term as ``- M_m J_mr q̇`` where the reduc
 eq. 2.18 has ``- M_m J̇_mr q̇``; the accelerations here include ``J̇_mr q̇``.
 :func:`revolute_friction` gives the model of a pin of radius ``r``: two radial normals through
 the axle and one friction torque ``≤ μ r ‖α‖``.
+
+External constraints (§2.11.1).  Loop closures and couplings (bilateral) and frictional
+contacts with the environment (unilateral) join every velocity solve, which becomes the QP of
+eqs. 2.119–2.120; their own maximal forces are removed from the bodies' forces before the
+distribution to the joints, the contacts' normal impulses join the staggering, and their
+friction rows join the friction QP with the joints' (as in staggered projections).
 """
 
 from __future__ import annotations
@@ -32,10 +38,12 @@ from .._batched import T
 from .._validate import as_array, positive_scalar
 from ..kinematics import _forward_pass
 from ..model import Model
-from .constrained import _require_independent
+from ..solvers.friction import tangent_basis
+from .constrained import _require_independent, _solve
 from .constraints import (
     JointConstraint,
     PointConstraint,
+    PointContact,
     _check_items,
     _check_state,
     _hinge_directions,
@@ -45,6 +53,7 @@ from .constraints import (
 from .jacobian import _jacobian, _rows
 from .maximal_terms import _apply_mass, _maximal_bias
 from .products import _dot_product, _product
+from .redmax import _mass_matrix
 from .staggered import StaggeredResult, _check_common, _friction, _not_converged
 
 __all__ = ["JointFriction", "revolute_friction", "joint_reaction_forces", "bisp_step"]
@@ -108,38 +117,72 @@ def _reactions(model: Model, fp, J, q, qd, qdd, f_ext, f_other=None) -> np.ndarr
     return F
 
 
-def _external(model, fp, q, qd, h, factor, constraints, gamma):
-    """External bilateral constraints of BISP (eqs. 2.119–2.120) on a validated state.
+class _External:
+    """External constraints of BISP (§2.11.1, eqs. 2.119–2.120) at one validated state.
 
-    Returns ``solve(v, free=True)`` → ``(v_c, λ)``, the velocity closest to ``v`` in the ``M_r``
-    norm with ``Ḡ v_c = -γ C / h`` (``free=False``: ``Ḡ v_c = 0``, applied to the columns of a
-    matrix ``v``), and ``G_m`` (k, 6 NB), the maximal rows of the point constraints (zero rows
-    for reduced ones, whose forces act as joint forces).
+    Bilateral rows ``Ḡ v = -γ C / h`` (loop closures, couplings) and, optionally, frictional
+    contacts ``C v ≥ -c`` with the environment, with their maximal rows ``G_m``, ``C_m`` (zero
+    rows for reduced constraints, whose forces act as joint forces) and the contacts' tangent
+    rows ``Tc`` (``owner[k]`` the contact of tangent row ``k``).
     """
-    items = _check_items(model, constraints, (PointConstraint, JointConstraint), "constraints")
-    rows = _stack(model, fp, q, qd, items)
-    _require_independent(rows.G)
-    G, g = rows.G, -gamma * rows.error / h
-    phi = np.concatenate(_product(model, fp, qd)[1:])
-    G_m = np.vstack(
-        [
-            _maximal(model, fp, phi, item)[0]
-            if isinstance(item, PointConstraint)
-            else np.zeros((len(item.rows), 6 * model.NB))
-            for item in items
-        ]
-        + [np.zeros((0, 6 * model.NB))]
-    )
-    MiGT = factor._solve(G.T)
-    W = G @ MiGT
 
-    def solve(v, free=True):
-        if not len(G):
+    def __init__(self, model, fp, J, q, qd, h, factor, constraints, contacts, gamma, solver):
+        items = _check_items(model, constraints, (PointConstraint, JointConstraint), "constraints")
+        contacts = _check_items(model, contacts, (PointContact,), "contacts")
+        rows, cont = _stack(model, fp, q, qd, items), _stack(model, fp, q, qd, contacts)
+        _require_independent(rows.G)
+        self.G, self.g = rows.G, -gamma * rows.error / h
+        self.C = cont.G
+        self.c = -np.maximum(cont.error, 0.0) / h - gamma * np.minimum(cont.error, 0.0) / h
+        phi = np.concatenate(_product(model, fp, qd)[1:])
+        zero = np.zeros((0, 6 * model.NB))
+        self.G_m = np.vstack(
+            [
+                _maximal(model, fp, phi, item)[0]
+                if isinstance(item, PointConstraint)
+                else np.zeros((len(item.rows), 6 * model.NB))
+                for item in items
+            ]
+            + [zero]
+        )
+        self.C_m = np.vstack([_maximal(model, fp, phi, ct)[0] for ct in contacts] + [zero])
+        self.Tc, self.owner = _tangent_rows(model, fp, q, qd, contacts, self.C)
+        self.factor, self.solver = factor, solver
+        self.M = _mass_matrix(model, J) if len(contacts) else None
+        self.MiGT = factor._solve(self.G.T)
+        self.W = self.G @ self.MiGT
+
+    def project(self, v, free=True):
+        """The velocity closest to ``v`` (M_r norm) on the bilateral rows: ``(v_c, λ)``;
+        ``free=False`` uses ``Ḡ v_c = 0`` and accepts a matrix of columns."""
+        if not len(self.G):
             return v, np.zeros(0)
-        lam = np.linalg.solve(W, G @ v - (g if free else 0.0))
-        return v - MiGT @ lam, lam
+        lam = np.linalg.solve(self.W, self.G @ v - (self.g if free else 0.0))
+        return v - self.MiGT @ lam, lam
 
-    return solve, G_m
+    def solve(self, v):
+        """With the contacts too (a QP through an LCP): ``(v_c, λ, μ)``."""
+        if self.M is None:
+            return (*self.project(v), np.zeros(0))
+        method, options = self.solver
+        return _solve(self.M, self.M @ v, self.G, self.g, self.C, self.c, method, options)
+
+    def force(self, lam, mu, h):
+        """The maximal force of the external constraints, ``(-G_mᵀ λ + C_mᵀ μ) / h``."""
+        return (self.C_m.T @ mu - self.G_m.T @ lam) / h
+
+
+def _tangent_rows(model, fp, q, qd, contacts, C):
+    """Two friction rows per contact (a zero row, a direction the tree cannot move, dropped)."""
+    tangents = [
+        PointContact(ct.body, ct.point, tuple(t))
+        for ct in contacts
+        for t in tangent_basis(ct.normal)
+    ]
+    Tc = _stack(model, fp, q, qd, tangents).G
+    owner = np.repeat(np.arange(len(contacts)), 2)
+    keep = np.linalg.norm(Tc, axis=1) > 1e-12 * (1.0 + np.abs(C).max(initial=0.0))
+    return Tc[keep], owner[keep]
 
 
 # ----------------------------------------------------------------------------- public API
@@ -185,6 +228,8 @@ def bisp_step(
     tau=None,
     constraints=(),
     *,
+    contacts=(),
+    mu_contacts=0.0,
     f_ext=None,
     stabilization: float = 0.0,
     regularization: float = 1e-12,
@@ -203,9 +248,10 @@ def bisp_step(
 
     External bilateral constraints (§2.11.1, eqs. 2.119–2.120), e.g. a loop closure, enter every
     velocity solve (``Ḡ q̇ = -γ C / h``, solved through the Delassus matrix with ``O(n)``
-    inverse-inertia products), the friction QP then sees the constrained inverse inertia, and
-    the constraint's own maximal force ``-G_mᵀ λ / h`` is removed from the bodies' forces before
-    they are distributed to the joints.
+    inverse-inertia products; with external contacts too, a QP), the friction QP then sees the
+    constrained inverse inertia, and the constraints' own maximal force
+    ``(C_mᵀ μ - G_mᵀ λ) / h`` is removed from the bodies' forces before they are distributed to
+    the joints.  With no joint friction and only contacts, the step is :func:`~spatial.reduced.staggered_step`'s.
 
     Parameters
     ----------
@@ -215,6 +261,11 @@ def bisp_step(
         At most one per joint.
     constraints : sequence of PointConstraint, JointConstraint
         External bilateral constraints (loop closures, couplings).
+    contacts : sequence of PointContact
+        External frictional contacts with the environment, handled as in
+        :func:`~spatial.reduced.staggered_step` (their normal impulses join the staggering).
+    mu_contacts : float or array_like, shape (len(contacts),)
+        Their friction coefficients, ≥ 0.
     stabilization : float
         ``γ ∈ [0, 1]`` for their position errors, as :func:`~spatial.reduced.constrained_step`.
     regularization : float
@@ -224,8 +275,9 @@ def bisp_step(
     -------
     q_next : ndarray, shape (nq,)
     result : StaggeredResult
-        ``alpha`` stacks the joints' contact impulses (signed), ``beta`` their friction
-        impulses (one per tangent row).
+        ``alpha`` stacks the joints' contact impulses (signed), then the normal impulses of the
+        external contacts; ``beta`` the friction impulses (joint tangent rows, then contact
+        tangent rows).
 
     Raises
     ------
@@ -261,31 +313,48 @@ def bisp_step(
         local.append((fr.joint, fr.mu, solve, row))
     if not 0.0 <= float(stabilization) <= 1.0:
         raise ValueError(f"stabilization γ must be in [0, 1], got {stabilization!r}")
-    solve, G_m = _external(model, fp, q, qd, h, factor, constraints, stabilization)
-    Tr = np.vstack([r for *_, r in local]) if local else np.zeros((0, model.nv))
-    mu = np.concatenate([np.full(len(r), m) for _, m, _, r in local] + [np.zeros(0)])
-    sizes = [len(s) for _, _, s, _ in local]  # contact impulses per joint
-    v_free, _ = solve(v_unc)
-    A_T = Tr @ solve(factor._solve(Tr.T), free=False)[0]  # T P Tᵀ, P the constrained M⁻¹
-    u_T = Tr @ v_free
+    mu_c = np.broadcast_to(np.asarray(mu_contacts, dtype=float), (len(tuple(contacts)),))
+    if not np.all(mu_c >= 0):
+        raise ValueError(f"friction coefficients mu_contacts must be ≥ 0, got {mu_c}")
+    ext = _External(
+        model,
+        fp,
+        J,
+        q,
+        qd,
+        h,
+        factor,
+        constraints,
+        contacts,
+        stabilization,
+        (method, solver_options),
+    )
+    Tr = np.vstack([r for *_, r in local] + [ext.Tc, np.zeros((0, model.nv))])
+    A_T = Tr @ ext.project(factor._solve(Tr.T), free=False)[0]  # T P Tᵀ, P the constrained M⁻¹
     p_beta, alpha0, b = np.zeros(model.nv), None, np.zeros(len(Tr))
     for it in range(1, int(max_iter) + 1):  # noqa: B007 (reported in the result)
-        v_con, lam = solve(v_unc + factor._solve(p_beta[:, None])[:, 0])
-        F = _reactions(model, fp, J, q, qd, (v_con - qd) / h, f_ext, -G_m.T @ lam / h)
-        alpha = np.concatenate([h * (s @ F[j - 1]) for j, _, s, _ in local] + [np.zeros(0)])
+        v_con, lam, mu_n = ext.solve(v_unc + factor._solve(p_beta[:, None])[:, 0])
+        qdd = (v_con - qd) / h
+        F = _reactions(model, fp, J, q, qd, qdd, f_ext, ext.force(lam, mu_n, h))
+        alpha_j = [h * (s @ F[j - 1]) for j, _, s, _ in local]
+        alpha = np.concatenate(alpha_j + [mu_n, np.zeros(0)])
         if alpha0 is not None and np.abs(alpha - alpha0).max(initial=0.0) <= tol * (
             1.0 + np.abs(alpha).max(initial=0.0)
         ):
             break
         alpha0 = alpha
-        parts = np.split(alpha, np.cumsum(sizes)[:-1]) if sizes else []
-        norms = np.concatenate(
-            [np.full(len(r), np.linalg.norm(a)) for a, (*_, r) in zip(parts, local, strict=True)]
-            + [np.zeros(0)]
+        bound = np.concatenate(
+            [
+                np.full(len(r), m * np.linalg.norm(a))
+                for a, (_, m, _, r) in zip(alpha_j, local, strict=True)
+            ]
+            + [mu_c[ext.owner] * mu_n[ext.owner], np.zeros(0)]
         )
-        b = _friction(method, A_T, u_T, mu * norms, solver_options)
+        # the friction-free velocity after the normal impulses, on the bilateral rows
+        v_n, _ = ext.project(v_unc + factor._solve((ext.C.T @ mu_n)[:, None])[:, 0])
+        b = _friction(method, A_T, Tr @ v_n, bound, solver_options)
         p_beta = Tr.T @ b
     else:
         _not_converged("BISP", max_iter, float(np.abs(alpha - alpha0).max(initial=0.0)))
-    v, _ = solve(v_unc + factor._solve(p_beta[:, None])[:, 0])
+    v = ext.solve(v_unc + factor._solve(p_beta[:, None])[:, 0])[0]
     return model._per_joint("integrate", q, v, h), StaggeredResult(v, alpha, b, it)
