@@ -38,7 +38,6 @@ from .._batched import T
 from .._validate import as_array, positive_scalar
 from ..kinematics import _forward_pass
 from ..model import Model
-from ..solvers.friction import tangent_basis
 from .constrained import _require_independent, _solve
 from .constraints import (
     JointConstraint,
@@ -54,7 +53,13 @@ from .jacobian import _jacobian, _rows
 from .maximal_terms import _apply_mass, _maximal_bias
 from .products import _dot_product, _product
 from .redmax import _mass_matrix
-from .staggered import StaggeredResult, _check_common, _friction, _not_converged
+from .staggered import (
+    StaggeredResult,
+    _check_common,
+    _friction,
+    _not_converged,
+    _tangent_rows,
+)
 
 __all__ = ["JointFriction", "revolute_friction", "joint_reaction_forces", "bisp_step"]
 
@@ -172,19 +177,6 @@ class _External:
         return (self.C_m.T @ mu - self.G_m.T @ lam) / h
 
 
-def _tangent_rows(model, fp, q, qd, contacts, C):
-    """Two friction rows per contact (a zero row, a direction the tree cannot move, dropped)."""
-    tangents = [
-        PointContact(ct.body, ct.point, tuple(t))
-        for ct in contacts
-        for t in tangent_basis(ct.normal)
-    ]
-    Tc = _stack(model, fp, q, qd, tangents).G
-    owner = np.repeat(np.arange(len(contacts)), 2)
-    keep = np.linalg.norm(Tc, axis=1) > 1e-12 * (1.0 + np.abs(C).max(initial=0.0))
-    return Tc[keep], owner[keep]
-
-
 # ----------------------------------------------------------------------------- public API
 
 
@@ -251,7 +243,8 @@ def bisp_step(
     inverse-inertia products; with external contacts too, a QP), the friction QP then sees the
     constrained inverse inertia, and the constraints' own maximal force
     ``(C_mᵀ μ - G_mᵀ λ) / h`` is removed from the bodies' forces before they are distributed to
-    the joints.  With no joint friction and only contacts, the step is :func:`~spatial.reduced.staggered_step`'s.
+    the joints.  With no joint friction and only contacts, the step is
+    :func:`~spatial.reduced.staggered_step`'s.
 
     Parameters
     ----------

@@ -56,6 +56,21 @@ class StaggeredResult(NamedTuple):
 # ----------------------------------------------------------------------------- kernels
 
 
+def _tangent_rows(model, fp, q, qd, contacts, N):
+    """Two friction rows per contact, the directions of :func:`spatial.solvers.tangent_basis`
+    (a zero row, a direction the tree cannot move, is dropped); ``owner[k]`` is row ``k``'s
+    contact."""
+    tangents = [
+        PointContact(ct.body, ct.point, tuple(t))
+        for ct in contacts
+        for t in tangent_basis(ct.normal)
+    ]
+    T = _stack(model, fp, q, qd, tangents).G
+    owner = np.repeat(np.arange(len(contacts)), 2)
+    keep = np.linalg.norm(T, axis=1) > 1e-12 * (1.0 + np.abs(N).max(initial=0.0))
+    return T[keep], owner[keep]
+
+
 def _box_lcp(method, A, b, lo, hi, options, what):
     """``min ½ xᵀAx + xᵀb`` on the box ``[lo, hi]`` as a bounded LCP; raises if not converged."""
     if A.shape[0] == 0:
@@ -168,15 +183,7 @@ def staggered_step(
     rows = _stack(model, fp, q, qd, contacts)
     N, gap = rows.G, rows.error
     c = np.maximum(gap, 0.0) / h + stabilization * np.minimum(gap, 0.0) / h
-    tangents = [
-        PointContact(ct.body, ct.point, tuple(t))
-        for ct in contacts
-        for t in tangent_basis(ct.normal)
-    ]
-    Tr = _stack(model, fp, q, qd, tangents).G
-    owner = np.repeat(np.arange(len(contacts)), 2)
-    keep = np.linalg.norm(Tr, axis=1) > 1e-12 * (1.0 + np.abs(N).max(initial=0.0))
-    Tr, owner = Tr[keep], owner[keep]
+    Tr, owner = _tangent_rows(model, fp, q, qd, contacts, N)
     MiN, MiT = factor._solve(N.T), factor._solve(Tr.T)
     A_N, A_T = N @ MiN, Tr @ MiT
     p_alpha0, p_beta = np.zeros(model.nv), np.zeros(model.nv)
