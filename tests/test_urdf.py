@@ -94,6 +94,7 @@ def test_a_two_link_arm_reads_as_the_same_arm_built_by_hand():
     assert model.names == ["world", "upper", "fore"]
     assert model.joint_names == [None, "shoulder", "elbow"]
     assert model.robot_name == "two_link"
+    assert repr(model) == "UrdfModel('two_link', NB=2, nq=2, nv=2)"
     for i in (1, 2):
         np.testing.assert_allclose(model.X_tree[i], by_hand.X_tree[i], atol=1e-15)
         np.testing.assert_allclose(model.inertia[i], by_hand.inertia[i], atol=1e-15)

@@ -55,7 +55,7 @@ SUPPORTED_JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floati
 _KNOWN_UNSUPPORTED = ("planar",)
 
 
-@dataclass
+@dataclass(repr=False)
 class UrdfModel(Model):
     """A :class:`~spatial.model.Model` read from URDF, with the file's names kept.
 
@@ -79,6 +79,9 @@ class UrdfModel(Model):
     robot_name: str = field(default="robot", init=False)
     joint_names: list = field(default_factory=lambda: [None], init=False)
     link_frames: dict = field(default_factory=dict, init=False)
+
+    def __repr__(self) -> str:
+        return f"UrdfModel({self.robot_name!r}, NB={self.NB}, nq={self.nq}, nv={self.nv})"
 
     def link_index(self, link: str) -> int:
         """Body number of URDF link ``link`` (``0`` for links welded to the fixed base).
