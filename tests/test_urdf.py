@@ -333,9 +333,15 @@ def test_massless_links_between_joints_are_fine_and_a_joint_moving_nothing_is_re
         load_urdf(text, massless="ignore")
 
 
-def test_a_missing_file_and_an_unknown_link_raise():
+def test_a_missing_or_malformed_file_a_bad_option_and_an_unknown_link_raise(tmp_path):
     with pytest.raises(FileNotFoundError):
         load_urdf("/no/such/robot.urdf")
+    broken = tmp_path / "broken.urdf"
+    broken.write_text(TWO_LINK[:-3])
+    with pytest.raises(ValueError, match=f"malformed URDF XML in {broken}: .*line 1"):
+        load_urdf(broken)
+    with pytest.raises(ValueError, match="floating must be True or False, got 'yes'"):
+        load_urdf(TWO_LINK, floating="yes")
     with pytest.raises(KeyError, match="no URDF link 'hand' in robot 'two_link'"):
         load_urdf(TWO_LINK).link_index("hand")
 

@@ -60,8 +60,8 @@ class UrdfModel(Model):
     """A :class:`~spatial.model.Model` read from URDF, with the file's names kept.
 
     Every algorithm takes it like any other model.  Body ``i`` is named after the URDF link its
-    joint moves (``names[i]``; ``names[0]`` is the root link when the root is welded to the
-    base).
+    joint moves (``names[i]``); ``names[0]``, the fixed base, is the root link when the root is
+    welded to it, and otherwise ``"world"`` (``"universe"`` if a link is called ``"world"``).
 
     Attributes
     ----------
@@ -69,7 +69,8 @@ class UrdfModel(Model):
         The ``<robot name>``.
     joint_names : list[str | None]
         ``joint_names[i]`` is the URDF joint that moves body ``i`` (``joint_names[0] is None``;
-        a floating base added by ``load_urdf(..., floating=True)`` is called ``"root_joint"``).
+        a floating base added by ``load_urdf(..., floating=True)`` is called ``"root_joint"``);
+        joint ``name`` moves ``qd[model.v_index[model.joint_names.index(name)]]``.
     link_frames : dict[str, tuple[int, ndarray]]
         For every URDF link, ``(i, X)``: the body it belongs to and the Plücker transform from
         that body's frame to the link's frame (the identity unless the link was welded on by
@@ -108,7 +109,7 @@ def _numbers(element, attribute: str, count: int, default: str, where: str) -> n
     except ValueError:
         values = np.array([])
     if values.shape != (count,) or not np.all(np.isfinite(values)):
-        raise ValueError(f"{where}: {attribute}={text!r} must be {count} finite numbers")
+        raise ValueError(f"{where}: {attribute}={text!r} must be {count} finite number(s)")
     return values
 
 
@@ -176,7 +177,8 @@ def _parse(source) -> ET.Element:
     try:
         root = ET.fromstring(source) if text_given else ET.parse(os.fspath(source)).getroot()
     except ET.ParseError as err:
-        raise ValueError(f"malformed URDF XML: {err}") from None
+        where = "" if text_given else f" in {os.fspath(source)}"
+        raise ValueError(f"malformed URDF XML{where}: {err}") from None
     if root.tag != "robot":
         raise ValueError(f"a URDF's root element must be <robot>, got <{root.tag}>")
     return root
@@ -292,6 +294,8 @@ def load_urdf(source, floating: bool = False, gravity=(0.0, 0.0, -9.81), massles
     """
     if massless not in ("error", "allow"):
         raise ValueError(f"massless must be 'error' or 'allow', got {massless!r}")
+    if not isinstance(floating, bool):
+        raise ValueError(f"floating must be True or False, got {floating!r}")
     robot = _parse(source)
     links, joints = _named(robot, "link"), _named(robot, "joint")
     if not links:
