@@ -3,7 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-NB_ENV := SPATIAL_NB_FAST=1 SPATIAL_NB_STRICT=1 MPLBACKEND=Agg
+# matplotlib's inline backend is headless and keeps every shown figure as an image output, which
+# notebooks/conftest.py counts (with Agg, plt.show() does nothing and no figure is kept)
+NB_ENV := SPATIAL_NB_FAST=1 SPATIAL_NB_STRICT=1 MPLBACKEND=module://matplotlib_inline.backend_inline
 # Jupyter refuses to run as root unless told to (containers often run as root)
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
@@ -12,7 +14,7 @@ LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[notebooks,test]"
+	$(BIN)/python -m pip install --quiet -e ".[notebooks,test,robots]"
 	touch $@
 
 setup: $(STAMP)

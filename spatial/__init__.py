@@ -179,7 +179,7 @@ __version__ = "0.1.0"
 
 # Subpackages that pull in heavy or optional dependencies (scipy.linalg, matplotlib, ipywidgets)
 # are loaded on first attribute access, so that ``import spatial`` stays light (PEP 562).
-_LAZY = {"solvers", "forces", "maximal", "contact", "nb", "viz", "exercises"}
+_LAZY = {"solvers", "forces", "maximal", "contact", "nb", "viz", "exercises", "urdf"}
 _LAZY |= {"accuracy", "constrained", "cost", "compact", "derivatives", "symbolic"}
 
 

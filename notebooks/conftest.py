@@ -1,0 +1,105 @@
+"""Every executed notebook keeps its figures: a count of image outputs per notebook under nbval.
+
+``make test-notebooks`` runs nbval with matplotlib's inline backend, which is headless and turns
+each shown figure into an ``image/png`` output (with ``MPLBACKEND=Agg``, ``plt.show()`` does
+nothing and an executed notebook has no pictures at all).  After the last cell of each notebook
+this plugin adds one more test item, ``<notebook>::figures``, which counts the image outputs of
+the cells nbval executed and fails if there are fewer than the notebook's minimum
+(:data:`MIN_FIGURES`, measured in fast mode; at least one for a notebook not listed).  The counts
+are printed at the end of the run.  Under ``MPLBACKEND=Agg`` the check is skipped, saying why.
+"""
+
+import os
+
+import pytest
+
+#: Fewest image outputs each notebook must produce in fast mode (``SPATIAL_NB_FAST=1``): the
+#: figures its code draws, as counted on 2026-11-25.  A notebook that draws more passes; one
+#: that loses a figure fails until this number is lowered on purpose.
+MIN_FIGURES = {
+    "01-spatial-vectors": 7,
+    "02-rotations-se3": 16,
+    "03-one-rigid-body": 15,
+    "04-modelling-trees": 9,
+    "05-inverse-dynamics-rnea": 6,
+    "06-crba-sparsity": 7,
+    "07-articulated-bodies-aba": 4,
+    "08-closed-loops": 9,
+    "09-hybrid-floating-gears": 9,
+    "11-contact-and-impact": 16,
+    "12-maximal-coordinates": 10,
+    "13-springs-and-muscles": 21,
+    "17-complementarity": 16,
+}
+DEFAULT_MIN_FIGURES = 1
+
+_COUNTS_KEY = "image_outputs"
+
+
+def _image_outputs(outputs) -> int:
+    return sum(
+        1 for out in outputs or () if any(k.startswith("image/") for k in out.get("data", {}))
+    )
+
+
+class FigureCount(pytest.Item):
+    """Fails when the notebook's executed cells produced fewer images than its minimum."""
+
+    def __init__(self, *, cells, **kwargs):
+        super().__init__(**kwargs)
+        self.cells = cells
+        self.notebook = self.path.stem
+        self.minimum = MIN_FIGURES.get(self.notebook, DEFAULT_MIN_FIGURES)
+
+    def runtest(self):
+        backend = os.environ.get("MPLBACKEND", "")
+        if backend.lower() == "agg":
+            pytest.skip("MPLBACKEND=Agg discards figures; `make test-notebooks` counts them")
+        count = sum(_image_outputs(cell.test_outputs) for cell in self.cells)
+        self.user_properties.append((_COUNTS_KEY, (self.notebook, count, self.minimum)))
+        if count < self.minimum:
+            raise AssertionError(
+                f"{self.notebook}: the executed notebook has {count} image output(s), fewer than"
+                f" its minimum of {self.minimum} (notebooks/conftest.py MIN_FIGURES); is a"
+                f" figure no longer shown, or does MPLBACKEND={backend or '(unset)'} discard it?"
+            )
+
+    def repr_failure(self, excinfo, style=None):
+        return str(excinfo.value)
+
+    def reportinfo(self):
+        return self.path, None, f"{self.path.name}::figures"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    """After the last executed cell of each notebook, insert its figure count."""
+    if not (getattr(config.option, "nbval", False) or getattr(config.option, "nbval_lax", False)):
+        return
+    out, cells = [], []
+    for k, item in enumerate(items):
+        out.append(item)
+        if type(item).__name__ != "IPyNbCell":
+            continue
+        cells.append(item)
+        following = items[k + 1] if k + 1 < len(items) else None
+        if following is None or following.parent is not item.parent:
+            out.append(FigureCount.from_parent(item.parent, name="figures", cells=cells))
+            cells = []
+    items[:] = out
+
+
+def pytest_runtest_logreport(report):
+    for key, value in getattr(report, "user_properties", ()):
+        if key == _COUNTS_KEY and report.when == "call":
+            _counts.append(value)
+
+
+_counts: list = []
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _counts:
+        terminalreporter.section("image outputs per notebook (found / minimum)")
+        for notebook, count, minimum in sorted(_counts):
+            terminalreporter.write_line(f"{notebook}: {count} / {minimum}")
