@@ -9,12 +9,12 @@ NB_ENV := SPATIAL_NB_FAST=1 SPATIAL_NB_STRICT=1 MPLBACKEND=module://matplotlib_i
 # Jupyter refuses to run as root unless told to (containers often run as root)
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup lab test test-lib test-notebooks test-browser lint figures bench student clean
+.PHONY: setup lab test test-lib test-notebooks test-browser test-book book lint figures bench student clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[notebooks,test,robots]"
+	$(BIN)/python -m pip install --quiet -e ".[notebooks,test,robots,book]"
 	touch $@
 
 setup: $(STAMP)
@@ -35,7 +35,18 @@ test-notebooks: $(STAMP)
 	$(NB_ENV) $(BIN)/pytest --nbval --nbval-current-env -n 2 --dist loadscope \
 		-p no:randomly notebooks/
 
-test: lint test-lib test-notebooks
+test: lint test-lib test-notebooks test-book
+
+# The static book (book/conf.py): `make book` executes every notebook and writes the site to
+# build/book; `make test-book` builds it without executing, with warnings as errors, so a broken
+# link or table-of-contents entry fails the tests.
+BOOK := $(BIN)/sphinx-build -W --keep-going -q -b html -c book notebooks
+test-book: $(STAMP)
+	SPATIAL_BOOK_EXECUTE=off $(BOOK) build/book-check
+
+book: $(STAMP)
+	env -u MPLBACKEND SPATIAL_STATIC=1 $(BOOK) build/book
+	@echo "the book is in build/book/index.html"
 
 # A real browser opens the course (tools/browser_test.py); Debian's Chromium and its driver are
 # installed on first use (as root, or through sudo).
@@ -57,4 +68,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/redmax.py
 
 clean:
-	rm -rf student $(VENV) .pytest_cache .ruff_cache
+	rm -rf build student $(VENV) .pytest_cache .ruff_cache

@@ -18,6 +18,7 @@ external_toc_exclude_missing = False
 exclude_patterns = ["_build", ".ipynb_checkpoints"]
 
 myst_enable_extensions = ["dollarmath", "amsmath"]
+myst_dmath_double_inline = True  # $$ … $$ inside a paragraph, as Jupyter renders it
 myst_heading_anchors = 3
 nb_execution_mode = os.environ.get("SPATIAL_BOOK_EXECUTE", "force")
 nb_execution_timeout = 900

@@ -108,9 +108,11 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
     ``show=False``, set a control's ``.value`` and assert on ``widget.result`` (the function's
     return value).
 
-    In static mode (``SPATIAL_STATIC=1``, the book build) the widget is built but not shown:
-    the figures of its first run, with the defaults, go to the cell's own output instead, so
-    a page without a live kernel shows what the widget shows when it opens.
+    In static mode (``SPATIAL_STATIC=1``, the book build) the widget is built but not shown,
+    and the function runs once more with the defaults outside the widget, so its figures go to
+    the cell's own output: a page without a live kernel shows what the widget shows when it
+    opens.  (Inside the widget, figures are captured by its output area, which a static page
+    cannot show.)
 
     Parameters
     ----------
@@ -128,14 +130,12 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
     import ipywidgets
     import matplotlib.pyplot as plt
 
-    building = [static_mode() and show]  # keep the first run's figures for the cell output
+    static = static_mode() and show
 
     @functools.wraps(fn)  # keeps fn's signature, so its defaults become the initial values
     def run(**kwargs):
         result = fn(**kwargs)
-        if building[0]:
-            return result
-        if plt.get_fignums():
+        if plt.get_fignums() and not static:
             plt.show()
         plt.close("all")
         return result
@@ -144,9 +144,9 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
     for control in widget.kwargs_widgets:  # rerun on release, not for every pixel of a drag
         if hasattr(control, "continuous_update"):
             control.continuous_update = False
-    if building[0]:
-        building[0] = False
-        plt.show()  # outside the widget's output area: into the cell's output
+    if static:  # once more, outside the widget's output area: the figures go to the cell
+        fn(**widget.kwargs)
+        plt.show()
         plt.close("all")
     elif show:
         from IPython.display import display

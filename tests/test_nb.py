@@ -57,22 +57,24 @@ def test_interact_runs_with_defaults_and_updates_result():
 
 
 def test_static_mode_shows_the_default_figure_instead_of_the_widget(monkeypatch):
-    shown, displayed = [], []
+    shown, displayed, calls = [], [], []
     monkeypatch.setenv("SPATIAL_STATIC", "1")
     monkeypatch.setattr(plt, "show", lambda: shown.append(len(plt.get_fignums())))
     monkeypatch.setattr("IPython.display.display", lambda *a: displayed.append(a))
 
     def draw(a=1.0):
+        calls.append(a)
         plt.subplots()[1].plot([0, 1], [0, a])
         return a
 
     w = sp.nb.interact(draw, a=(0.0, 2.0))
-    assert shown == [1] and displayed == [] and plt.get_fignums() == []
-    w.children[0].value = 1.5  # later runs draw as usual (inside the widget)
-    assert w.result == 1.5 and shown == [1, 1] and plt.get_fignums() == []
+    # the widget's own run draws nothing; a second run with the defaults shows its figure
+    assert calls == [1.0, 1.0] and shown == [1] and displayed == [] and plt.get_fignums() == []
+    w.children[0].value = 1.5
+    assert w.result == 1.5 and shown == [1] and plt.get_fignums() == []
     monkeypatch.delenv("SPATIAL_STATIC")
     sp.nb.interact(draw, a=(0.0, 2.0))
-    assert len(displayed) == 1 and shown == [1, 1, 1]
+    assert len(displayed) == 1 and shown == [1, 1]
 
 
 def test_driving_a_widget_restores_what_the_reader_saw():

@@ -13,7 +13,9 @@ what a student does:
    renders as controls (a slider, not the text fallback ``interactive(children=...)``), that
    dragging the first slider of the first widget changes the figure under it, and that the
    browser console logged no errors;
-4. stops the server it started, by its process id, whatever happened.
+4. stops the server it started, by its process id, whatever happened;
+5. if the static book has been built (``make book`` writes ``build/book``), opens each chapter
+   page from disk and checks that it shows figures.
 
 Usage: ``python tools/browser_test.py [NOTEBOOK ...]`` (names in ``notebooks/``; default: three
 notebooks with slider widgets).  Exits non-zero and says what failed; prints what it checked.
@@ -219,6 +221,21 @@ def check_notebook(driver: webdriver.Chrome, url: str, name: str) -> list[str]:
     ]
 
 
+def check_book(driver: webdriver.Chrome) -> list[str]:
+    """Chapter pages of the built book without a figure (empty when each has some)."""
+    missing = []
+    for page in sorted((ROOT / "build" / "book").glob("[0-9][0-9]-*.html")):
+        driver.get(page.as_uri())
+        images = driver.execute_script(
+            "return Array.from(document.querySelectorAll('article img'))"
+            ".filter(i => i.complete && i.naturalWidth > 0).length;"
+        )
+        print(f"     book page {page.name}: {images} figures")
+        if images == 0:
+            missing.append(page.name)
+    return missing
+
+
 def console_errors(driver: webdriver.Chrome) -> list[str]:
     """Errors the page logged (JupyterLab's own and the widgets')."""
     return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
@@ -244,6 +261,16 @@ def main(names: list[str]) -> int:
                 except (BrowserTestError, WebDriverException) as error:
                     failures.append(name)
                     print(f"FAIL {name}: {str(error).splitlines()[0]}")
+            if (ROOT / "build" / "book" / "index.html").exists():
+                names = names + ["the static book"]
+                missing = check_book(driver)
+                if missing:
+                    failures.append("the static book")
+                    print(f"FAIL the static book: pages without figures: {missing}")
+                else:
+                    print("ok   the static book: every chapter page shows figures")
+            else:
+                print("skip the static book: not built (make book writes build/book)")
         finally:
             if driver is not None:
                 driver.quit()
