@@ -19,11 +19,21 @@ state arrays hold the bodies without the world, so body ``b`` is row ``b - 1`` o
 * :mod:`~spatial.forces.muscle` — Millard-style curves :data:`active_force_length`,
   :data:`passive_force_length`, :data:`force_velocity` as :class:`PiecewiseCubic`, and
   :class:`MuscleLaw` (Sueda §1.9.4).
+* :mod:`~spatial.forces.millard` — the Millard 2012 curves as OpenSim builds them from quintic
+  Bézier corners (:mod:`~spatial.forces.bezier`): :func:`millard2012_curves`.
 * :mod:`~spatial.forces.frame_spring` — :class:`FrameSpring` (ArtiSynth §0.22).
 """
 
 from .base import Force, ForceTerms, assemble
 from .frame_spring import FrameSpring
+from .millard import (
+    MillardCurve,
+    active_force_length_curve,
+    fiber_force_length_curve,
+    force_velocity_curve,
+    millard2012_curves,
+    tendon_force_length_curve,
+)
 from .muscle import (
     ACTIVE_FORCE_LENGTH_CONDITIONS,
     FORCE_VELOCITY_CONDITIONS,
@@ -56,6 +66,7 @@ __all__ = [
     "FrameSpring",
     "GreenStrainSpring",
     "LinearLaw",
+    "MillardCurve",
     "MultiPointSpring",
     "MuscleCurve",
     "MuscleLaw",
@@ -64,9 +75,14 @@ __all__ = [
     "PointToPointSpring",
     "TensionLaw",
     "active_force_length",
+    "active_force_length_curve",
     "assemble",
     "axial_spring",
+    "fiber_force_length_curve",
     "force_velocity",
+    "force_velocity_curve",
+    "millard2012_curves",
     "passive_force_length",
     "spring_damper",
+    "tendon_force_length_curve",
 ]
