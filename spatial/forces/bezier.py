@@ -184,14 +184,17 @@ class QuinticBezierSpline:
             u = np.where(done, u, step)
         return seg, u
 
+    def _split(self, x) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Flattened ``x``, an output buffer, and the masks left of, right of and inside the
+        Bézier chain."""
+        x = np.asarray(x, dtype=float).reshape(-1)
+        left, right = x < self.x0, x > self.x1
+        return x, np.empty_like(x), left, right, ~(left | right)
+
     def _derivative(self, x: np.ndarray, order: int) -> np.ndarray:
         """``dⁿy/dxⁿ`` (``n`` = 0, 1, 2) on a finite float array, without checks."""
-        x = np.asarray(x, dtype=float)
-        shape = x.shape
-        x = x.reshape(-1)
-        out = np.empty_like(x)
-        left, right = x < self.x0, x > self.x1
-        inside = ~(left | right)
+        shape = np.shape(x)
+        x, out, left, right, inside = self._split(x)
         if order == 0:
             out[left] = self.y0 + self.dydx0 * (x[left] - self.x0)
             out[right] = self.y1 + self.dydx1 * (x[right] - self.x1)
@@ -214,12 +217,8 @@ class QuinticBezierSpline:
 
     def _integral(self, x: np.ndarray) -> np.ndarray:
         """``∫_{x0}^{x} y dx`` on a finite float array, without checks (exact per segment)."""
-        x = np.asarray(x, dtype=float)
-        shape = x.shape
-        x = x.reshape(-1)
-        out = np.empty_like(x)
-        left, right = x < self.x0, x > self.x1
-        inside = ~(left | right)
+        shape = np.shape(x)
+        x, out, left, right, inside = self._split(x)
         d = x[left] - self.x0
         out[left] = self.y0 * d + 0.5 * self.dydx0 * d**2
         d = x[right] - self.x1

@@ -318,11 +318,14 @@ def force_velocity_curve(
     return MillardCurve("force_velocity", px, py, (sc, se), params, -np.inf, False)
 
 
-def _all_or_none(values: dict) -> bool:
-    given = [v is not None for v in values.values()]
-    if any(given) and not all(given):
-        raise ValueError(f"set all of {', '.join(values)} or none of them (then they are fitted)")
-    return all(given)
+def _optional(given: dict, fitted: tuple) -> list[float]:
+    """The optional parameters, checked, if all are given; OpenSim's ``fitted`` ones if none."""
+    flags = [v is not None for v in given.values()]
+    if any(flags) and not all(flags):
+        raise ValueError(f"set all of {', '.join(given)} or none of them (then they are fitted)")
+    if not all(flags):
+        return list(fitted)
+    return [_curviness(v) if k == "curviness" else _number(v, k) for k, v in given.items()]
 
 
 def fiber_force_length_curve(
@@ -365,17 +368,12 @@ def fiber_force_length_curve(
         raise ValueError(
             f"strain_at_one_norm_force ({e1}) must be greater than strain_at_zero_force ({e0})"
         )
-    optional = {
+    given = {
         "stiffness_at_low_force": stiffness_at_low_force,
         "stiffness_at_one_norm_force": stiffness_at_one_norm_force,
         "curviness": curviness,
     }
-    if _all_or_none(optional):
-        k_low = _number(stiffness_at_low_force, "stiffness_at_low_force")
-        k_iso = _number(stiffness_at_one_norm_force, "stiffness_at_one_norm_force")
-        k = _curviness(curviness)
-    else:
-        k_low, k_iso, k = 0.2, 2.0 / (e1 - e0), 0.75
+    k_low, k_iso, k = _optional(given, (0.2, 2.0 / (e1 - e0), 0.75))
     if not k_iso > 1.0 / (e1 - e0):
         raise ValueError(
             "stiffness_at_one_norm_force must be > 1/(e_iso - e_0) = "
@@ -434,17 +432,12 @@ def tendon_force_length_curve(
     e_iso = _number(strain_at_one_norm_force, "strain_at_one_norm_force")
     if not e_iso > 0:
         raise ValueError(f"strain_at_one_norm_force must be > 0, got {e_iso}")
-    optional = {
+    given = {
         "stiffness_at_one_norm_force": stiffness_at_one_norm_force,
         "norm_force_at_toe_end": norm_force_at_toe_end,
         "curviness": curviness,
     }
-    if _all_or_none(optional):
-        k_iso = _number(stiffness_at_one_norm_force, "stiffness_at_one_norm_force")
-        f_toe = _number(norm_force_at_toe_end, "norm_force_at_toe_end")
-        k = _curviness(curviness)
-    else:
-        k_iso, f_toe, k = 1.375 / e_iso, 2.0 / 3.0, 0.5
+    k_iso, f_toe, k = _optional(given, (1.375 / e_iso, 2.0 / 3.0, 0.5))
     if not 0.0 < f_toe < 1.0:
         raise ValueError(f"norm_force_at_toe_end must lie in (0, 1), got {f_toe}")
     if not k_iso > 1.0 / e_iso:
