@@ -240,3 +240,44 @@ def test_no_equilibrium_raises():
     mt = law(tendon="elastic", activation=1.0)
     with pytest.raises(ValueError, match="no fiber–tendon equilibrium"):
         mt.equilibrium(0.2001)
+
+
+# ------------------------------------------------------------------ exercise checkers (notebook 13)
+
+
+def test_chapter_13_millard_checkers_accept_solutions_and_reject_mistakes():
+    from scipy.optimize import brentq
+
+    from spatial.exercises import ch13
+
+    def corner(x0, y0, s0, x1, y1, s1, c, pair=True):
+        xc = (y1 - y0 - x1 * s1 + x0 * s0) / (s0 - s1)  # the tangent lines meet
+        yc = y0 + s0 * (xc - x0)
+        a = (x0 + c * (xc - x0), y0 + c * (yc - y0))
+        b = (x1 + c * (xc - x1), y1 + c * (yc - y1))
+        a2 = a if pair else (x0, y0)
+        return np.array([[x0, a[0], a2[0], b[0], b[0], x1], [y0, a[1], a2[1], b[1], b[1], y1]])
+
+    def balance(law, l):
+        h, ls, lo = law.thickness, law.tendon_slack_length, law.l_opt
+        c = law.curves
+
+        def residual(x):
+            lm = np.hypot(x, h)
+            fm = law.activation * c["active_force_length"](lm / lo)
+            fm = fm + c["passive_force_length"](lm / lo)
+            return float(fm * x / lm - c["tendon_force_length"]((l - x) / ls))
+
+        x = brentq(residual, 1e-9, l - ls, xtol=1e-15)
+        return np.hypot(x, h)
+
+    ch13.CHECKS["13.4"](corner)
+    ch13.CHECKS["13.5"](balance)
+    with pytest.raises(AssertionError, match="equal pairs"):
+        ch13.CHECKS["13.4"](lambda *a: corner(*a, pair=False))
+    with pytest.raises(AssertionError, match="tangent lines meet"):
+        ch13.CHECKS["13.4"](lambda *a: corner(*a[:-1], 0.5))
+    with pytest.raises(AssertionError, match="rigid-tendon fiber length"):
+        ch13.CHECKS["13.5"](lambda law, l: np.hypot(l - law.tendon_slack_length, law.thickness))
+    with pytest.raises(AssertionError, match="f_M cos α"):
+        ch13.CHECKS["13.5"](lambda law, l: 1.01 * balance(law, l))
