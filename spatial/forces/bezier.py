@@ -144,8 +144,10 @@ class QuinticBezierSpline:
             [P.polyint(P.polymul(cy, cx1)) for cy, cx1 in zip(self._cy, self._cx1, strict=True)]
         )
         self._area_before = np.concatenate([[0.0], np.cumsum(_horner(self._area, 1.0))])
-        self._utab = np.linspace(0.0, 1.0, 33)
-        self._xtab = _horner(self._cx[:, None, :], self._utab)
+        # first guesses for the parameter solve: x(u) tabulated against "segment + u"
+        utab = np.linspace(0.0, 1.0, 65)
+        self._xtab = _horner(self._cx[:, None, :], utab).reshape(-1)
+        self._stab = (np.arange(len(px))[:, None] + utab).reshape(-1)
 
     @property
     def knots(self) -> np.ndarray:
@@ -155,33 +157,29 @@ class QuinticBezierSpline:
     def _locate(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Segment index and Bézier parameter ``u`` of points ``x`` inside ``[x0, x1]``.
 
-        Newton's method on ``x(u) - x``, with a bisection step whenever Newton would leave the
-        current bracket; converges to a few ulps in ``u``.
+        A table of ``x(u)`` gives the first guess; then Newton's method on ``x(u) - x``, with a
+        bisection step whenever Newton would leave the current bracket; converges to a few ulps.
         """
         seg = np.clip(np.searchsorted(self.px[:, 0], x, side="right") - 1, 0, len(self.px) - 1)
-        u = np.empty_like(x)
-        for s in range(len(self.px)):
-            m = seg == s
-            u[m] = np.interp(x[m], self._xtab[s], self._utab)
+        u = np.clip(np.interp(x, self._xtab, self._stab) - seg, 0.0, 1.0)
         cx, cx1 = self._cx[seg], self._cx1[seg]
         lo, hi = np.zeros_like(x), np.ones_like(x)
         tol = 4.0 * np.finfo(float).eps * np.maximum(1.0, np.abs(x))
         for _ in range(60):
             f = _horner(cx, u) - x
+            if np.all(np.abs(f) <= tol):
+                break
             lo = np.where(f < 0, u, lo)
             hi = np.where(f > 0, u, hi)
-            done = np.abs(f) <= tol
-            if np.all(done):
-                break
             df = _horner(cx1, u)
             with np.errstate(divide="ignore", invalid="ignore"):
                 newton = u - f / df
             ok = (df > 0) & (newton >= lo) & (newton <= hi)
             step = np.where(ok, newton, 0.5 * (lo + hi))
-            if np.all(done | (np.abs(step - u) <= 1e-16)):
-                u = np.where(done, u, step)
+            moved = np.max(np.abs(step - u))
+            u = np.where(np.abs(f) <= tol, u, step)
+            if moved <= 1e-16:
                 break
-            u = np.where(done, u, step)
         return seg, u
 
     def _split(self, x) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -191,29 +189,35 @@ class QuinticBezierSpline:
         left, right = x < self.x0, x > self.x1
         return x, np.empty_like(x), left, right, ~(left | right)
 
-    def _derivative(self, x: np.ndarray, order: int) -> np.ndarray:
-        """``dⁿy/dxⁿ`` (``n`` = 0, 1, 2) on a finite float array, without checks."""
+    def _derivatives(self, x: np.ndarray, orders=(0, 1)) -> list[np.ndarray]:
+        """``dⁿy/dxⁿ`` for each ``n`` in ``orders`` (0, 1, 2) with one parameter solve, on a
+        finite float array, without checks."""
         shape = np.shape(x)
-        x, out, left, right, inside = self._split(x)
-        if order == 0:
-            out[left] = self.y0 + self.dydx0 * (x[left] - self.x0)
-            out[right] = self.y1 + self.dydx1 * (x[right] - self.x1)
-        elif order == 1:
-            out[left], out[right] = self.dydx0, self.dydx1
-        else:
-            out[left | right] = 0.0
+        x, _, left, right, inside = self._split(x)
+        outside = {
+            0: lambda: np.where(
+                left, self.y0 + self.dydx0 * (x - self.x0), self.y1 + self.dydx1 * (x - self.x1)
+            ),
+            1: lambda: np.where(left, self.dydx0, self.dydx1),
+            2: lambda: np.zeros_like(x),
+        }
+        outs = [outside[n]() for n in orders]
         if np.any(inside):
             seg, u = self._locate(x[inside])
-            if order == 0:
-                out[inside] = _horner(self._cy[seg], u)
-            else:
-                xu, yu = _horner(self._cx1[seg], u), _horner(self._cy1[seg], u)
-                if order == 1:
+            xu, yu = _horner(self._cx1[seg], u), _horner(self._cy1[seg], u)
+            for out, n in zip(outs, orders, strict=True):
+                if n == 0:
+                    out[inside] = _horner(self._cy[seg], u)
+                elif n == 1:
                     out[inside] = yu / xu
                 else:
                     xuu, yuu = _horner(self._cx2[seg], u), _horner(self._cy2[seg], u)
                     out[inside] = (yuu * xu - yu * xuu) / xu**3
-        return out.reshape(shape)
+        return [out.reshape(shape) for out in outs]
+
+    def _derivative(self, x: np.ndarray, order: int) -> np.ndarray:
+        """``dⁿy/dxⁿ`` (``n`` = 0, 1, 2) on a finite float array, without checks."""
+        return self._derivatives(x, (order,))[0]
 
     def _integral(self, x: np.ndarray) -> np.ndarray:
         """``∫_{x0}^{x} y dx`` on a finite float array, without checks (exact per segment)."""

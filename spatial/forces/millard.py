@@ -122,6 +122,11 @@ class MillardCurve(QuinticBezierSpline):
             raise ValueError(f"order must be 0, 1 or 2, got {order!r}")
         return self._derivative(self._checked(x), order)
 
+    def value_and_derivative(self, x) -> tuple[np.ndarray, np.ndarray]:
+        """``(f(x), f'(x))`` with one parameter solve (what a tension law needs)."""
+        f, df = self._derivatives(self._checked(x), (0, 1))
+        return f, df
+
     def integral(self, x) -> np.ndarray:
         """``∫ f`` from the curve's first point to ``x`` (normalized elastic energy).
 

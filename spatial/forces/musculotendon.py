@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 
 import numpy as np
@@ -53,6 +54,12 @@ __all__ = [
 _FIBER_KEYS = ("active_force_length", "force_velocity", "passive_force_length")
 
 
+@lru_cache(maxsize=1)
+def _default_curves() -> Mapping[str, MuscleCurve]:
+    """OpenSim's default Millard curves, built once (they are immutable)."""
+    return millard2012_curves()
+
+
 def sueda_curves() -> Mapping[str, MuscleCurve]:
     """Sueda's piecewise cubics under the keys of :func:`spatial.forces.millard2012_curves`.
 
@@ -65,6 +72,12 @@ def sueda_curves() -> Mapping[str, MuscleCurve]:
             "passive_force_length": passive_force_length,
         }
     )
+
+
+def _value_and_slope(curve: MuscleCurve, x) -> tuple[np.ndarray, np.ndarray]:
+    """``(f, f')`` of any curve; one parameter solve for a Millard curve."""
+    both = getattr(curve, "value_and_derivative", None)
+    return both(x) if both is not None else (curve(x), curve.derivative(x))
 
 
 def _unit_interval(x, name: str) -> np.ndarray:
@@ -115,7 +128,7 @@ class MusculotendonLaw:
     pennation_angle: float = 0.0
     activation: float = 1.0
     tendon: str = "rigid"
-    curves: Mapping = field(default_factory=millard2012_curves)
+    curves: Mapping = field(default_factory=_default_curves)
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -153,13 +166,10 @@ class MusculotendonLaw:
         h = self.thickness
         lm = np.sqrt(x * x + h * h)
         lt = lm / self.l_opt
-        c = self.curves
+        fL, dfL = _value_and_slope(self.curves["active_force_length"], lt)
+        fP, dfP = _value_and_slope(self.curves["passive_force_length"], lt)
         a = self.activation
-        fm = a * c["active_force_length"](lt) + c["passive_force_length"](lt)
-        dfm = (
-            a * c["active_force_length"].derivative(lt) + c["passive_force_length"].derivative(lt)
-        ) / self.l_opt
-        return lm, x / lm, fm, dfm
+        return lm, x / lm, a * fL + fP, (a * dfL + dfP) / self.l_opt
 
     def fiber_length(self, l) -> np.ndarray:
         """Fiber length ``l_M`` for path lengths ``l`` (rigid: closed form; elastic: the
@@ -192,8 +202,8 @@ class MusculotendonLaw:
         lm, cos, fm, dfm = self._fiber(x)
         ls = self.tendon_slack_length
         tendon = self.curves["tendon_force_length"]
-        ft = tendon((l - x) / ls)
-        kt = tendon.derivative((l - x) / ls) / ls
+        ft, kt = _value_and_slope(tendon, (l - x) / ls)
+        kt = kt / ls
         h = self.thickness
         dR = dfm * cos * cos + fm * h * h / lm**3 + kt
         return fm * cos - ft, dR, ft, kt
@@ -303,9 +313,9 @@ class MusculotendonLaw:
         sin2 = 1.0 - cos * cos
         lt, scale = lm / self.l_opt, self.l_opt * self.v_max
         vt = ldot * cos / scale
-        fL, dfL = c["active_force_length"](lt), c["active_force_length"].derivative(lt)
-        fV, dfV = c["force_velocity"](vt), c["force_velocity"].derivative(vt)
-        fP, dfP = c["passive_force_length"](lt), c["passive_force_length"].derivative(lt)
+        fL, dfL = _value_and_slope(c["active_force_length"], lt)
+        fV, dfV = _value_and_slope(c["force_velocity"], vt)
+        fP, dfP = _value_and_slope(c["passive_force_length"], lt)
         fm = a * fL * fV + fP
         dcos_dl = sin2 / lm
         dfm_dl = (a * dfL * fV + dfP) * cos / self.l_opt + a * fL * dfV * ldot * dcos_dl / scale
