@@ -182,7 +182,7 @@ def active_force_length_curve(
     minimum_value : float
         ``y_min >= 0``, the value outside ``[l₀, l₃]``.
     curviness : float
-        In ``[0, 1]``.
+        How tightly the five corners bend, in ``[0, 1]`` (``ActiveForceLengthCurve`` uses 1).
 
     Returns
     -------
