@@ -137,12 +137,10 @@ def _acceleration_gains(gains, gamma: float) -> tuple[float, float] | None:
     """Validated ``(α, β)`` of acceleration-level Baumgarte, or None."""
     if gains is None:
         return None
-    try:
-        alpha, beta = gains
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"baumgarte_acceleration must be a pair (alpha, beta), got {gains!r}"
-        ) from None
+    pair = np.asarray(gains, dtype=object)
+    if pair.shape != (2,):
+        raise ValueError(f"baumgarte_acceleration must be a pair (alpha, beta), got {gains!r}")
+    alpha, beta = pair
     alpha = nonnegative_scalar(alpha, "baumgarte_acceleration alpha")
     beta = nonnegative_scalar(beta, "baumgarte_acceleration beta")
     if gamma > 0:
