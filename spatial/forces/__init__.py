@@ -19,11 +19,23 @@ state arrays hold the bodies without the world, so body ``b`` is row ``b - 1`` o
 * :mod:`~spatial.forces.muscle` — Millard-style curves :data:`active_force_length`,
   :data:`passive_force_length`, :data:`force_velocity` as :class:`PiecewiseCubic`, and
   :class:`MuscleLaw` (Sueda §1.9.4).
+* :mod:`~spatial.forces.millard` — the Millard 2012 curves as OpenSim builds them from quintic
+  Bézier corners (:mod:`~spatial.forces.bezier`): :func:`millard2012_curves`.
+* :mod:`~spatial.forces.musculotendon` — :class:`MusculotendonLaw` (pennated fibers, rigid or
+  elastic tendon), :func:`activation_rate`, :func:`integrate_activation`.
 * :mod:`~spatial.forces.frame_spring` — :class:`FrameSpring` (ArtiSynth §0.22).
 """
 
 from .base import Force, ForceTerms, assemble
 from .frame_spring import FrameSpring
+from .millard import (
+    MillardCurve,
+    active_force_length_curve,
+    fiber_force_length_curve,
+    force_velocity_curve,
+    millard2012_curves,
+    tendon_force_length_curve,
+)
 from .muscle import (
     ACTIVE_FORCE_LENGTH_CONDITIONS,
     FORCE_VELOCITY_CONDITIONS,
@@ -34,6 +46,12 @@ from .muscle import (
     active_force_length,
     force_velocity,
     passive_force_length,
+)
+from .musculotendon import (
+    MusculotendonLaw,
+    activation_rate,
+    integrate_activation,
+    sueda_curves,
 )
 from .point import BodyDamping, PointForce
 from .springs import (
@@ -56,17 +74,27 @@ __all__ = [
     "FrameSpring",
     "GreenStrainSpring",
     "LinearLaw",
+    "MillardCurve",
     "MultiPointSpring",
     "MuscleCurve",
     "MuscleLaw",
+    "MusculotendonLaw",
     "PiecewiseCubic",
     "PointForce",
     "PointToPointSpring",
     "TensionLaw",
     "active_force_length",
+    "active_force_length_curve",
+    "activation_rate",
     "assemble",
     "axial_spring",
+    "fiber_force_length_curve",
     "force_velocity",
+    "force_velocity_curve",
+    "integrate_activation",
+    "millard2012_curves",
     "passive_force_length",
     "spring_damper",
+    "sueda_curves",
+    "tendon_force_length_curve",
 ]

@@ -16,7 +16,13 @@ The gyroscopic wrench ``c(φ) = ad(φ)ᵀMφ`` is explicit by default (Sueda eq.
 ``"midpoint"``: ½; :mod:`spatial.maximal.dynamics` explains the energy error of each).
 
 ``γ`` is the Baumgarte gain (velocity-level stabilization, Sueda eq. 1.82): the error shrinks by
-about ``1 - hγ`` per step, ``γ = 1/h`` removes it in one step and ``γ > 2/h`` is unstable.  We use
+about ``1 - hγ`` per step, ``γ = 1/h`` removes it in one step and ``γ > 2/h`` is unstable.
+The acceleration-level form of eq. 1.82, ``G Φ̇ + Ġ Φ = -2α G Φ - β² g``, is offered as
+``baumgarte_acceleration=(α, β)``: with ``Φ̇ ≈ (Φ⁺ - Φ)/h`` and ``h Ġ Φ ≈ (G(T exp(hφ)) - G) Φ``
+(``G`` at the frames one explicit step ahead) it becomes the row
+``G Φ⁺ = (1 - 2αh) G Φ - h β² g - (G(T exp(hφ)) - G) Φ``.  With ``α = β = 0`` it only keeps
+``d(GΦ)/dt = 0``, so velocity errors persist and the positions drift faster than with
+``G Φ⁺ = 0``.  We use
 the sign convention of :mod:`spatial.solvers` (``+Gᵀλ``); Sueda writes ``+Gᵀ`` in the KKT matrix, so
 his ``λ`` is minus ours and his reaction ``-Gᵀλ/h`` is our ``+Gᵀλ/h``.
 
@@ -127,6 +133,32 @@ def _regularize(M: np.ndarray, G: np.ndarray, eps: float):
     return M_aug, G_aug
 
 
+def _acceleration_gains(gains, gamma: float) -> tuple[float, float] | None:
+    """Validated ``(α, β)`` of acceleration-level Baumgarte, or None."""
+    if gains is None:
+        return None
+    pair = np.asarray(gains, dtype=object)
+    if pair.shape != (2,):
+        raise ValueError(f"baumgarte_acceleration must be a pair (alpha, beta), got {gains!r}")
+    alpha, beta = pair
+    alpha = nonnegative_scalar(alpha, "baumgarte_acceleration alpha")
+    beta = nonnegative_scalar(beta, "baumgarte_acceleration beta")
+    if gamma > 0:
+        raise ValueError(
+            "use either baumgarte (velocity level) or baumgarte_acceleration, not both"
+        )
+    return alpha, beta
+
+
+def _acceleration_rhs(system, T, phi, h, q0, G, g, batch, alpha, beta) -> np.ndarray:
+    """Right-hand side ``(1 - 2αh) G Φ - h β² g - (G(T exp(hφ)) - G) Φ`` of the constraint rows
+    (acceleration-level Baumgarte, Sueda eq. 1.82; module docstring)."""
+    Phi = phi.reshape(batch + (6 * system.N,))
+    states_ahead, _ = _joint_states_at(system, T @ exp_se3(h * phi), q0)
+    G_ahead = _assemble_G(system, states_ahead, batch)
+    return (1.0 - 2.0 * alpha * h) * _mv(G, Phi) - h * beta**2 * g - _mv(G_ahead - G, Phi)
+
+
 def kkt_step(
     system: System,
     T,
@@ -139,6 +171,7 @@ def kkt_step(
     ground: GroundPlane | None = None,
     q0=None,
     gyroscopic: str = "explicit",
+    baumgarte_acceleration: tuple[float, float] | None = None,
 ) -> StepResult:
     """One constrained, linearly implicit Euler step on SE(3) (Sueda §1.8–1.13).
 
@@ -176,6 +209,9 @@ def kkt_step(
         order (:mod:`spatial.maximal.dynamics`).  ``D_gyro`` is not symmetric, so the last two
         cannot be combined with ``ground`` (the friction solvers need a symmetric Delassus
         matrix).
+    baumgarte_acceleration : (float, float), optional
+        Gains ``(α, β)``, both ``>= 0`` (1/s), of acceleration-level Baumgarte stabilization
+        (Sueda eq. 1.82, second line; module docstring), instead of the velocity-level ``γ``.
 
     Returns
     -------
@@ -186,8 +222,9 @@ def kkt_step(
     ValueError
         If an input is invalid or does not match the system, a joint cannot be recovered, the
         constraints are redundant (``regularization = 0``), contact is requested for a batch
-        of states, or ``gyroscopic`` is not one of the three treatments or is not
-        ``"explicit"`` with contact.
+        of states, ``gyroscopic`` is not one of the three treatments or is not
+        ``"explicit"`` with contact, or ``baumgarte_acceleration`` is not two gains >= 0 or is
+        combined with ``baumgarte > 0``.
     spatial.solvers.LCPError
         If the contact solver does not converge.
     """
@@ -196,6 +233,7 @@ def kkt_step(
     h = positive_scalar(h, "h (time step)")
     gamma = nonnegative_scalar(baumgarte, "baumgarte")
     eps = nonnegative_scalar(regularization, "regularization")
+    accel = _acceleration_gains(baumgarte_acceleration, gamma)
     if ground is not None and not isinstance(ground, GroundPlane):
         raise ValueError(f"ground must be a GroundPlane or None, got {ground!r}")
     if ground is not None and T.ndim != 3:
@@ -217,6 +255,8 @@ def kkt_step(
     G = _assemble_G(system, states, batch)
     g = _errors(system, states, batch)
     rhs = -gamma * g
+    if accel is not None:
+        rhs = _acceleration_rhs(system, T, phi, h, q0, G, g, batch, *accel)
 
     # linearly implicit Euler: (M - hD - h²K) Φ⁺ = M Φ + h (f_bias + f - D Φ)   (Sueda eq. 1.30)
     M = np.broadcast_to(mass_matrix(system), batch + (n, n))
