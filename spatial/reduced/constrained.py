@@ -32,7 +32,6 @@ from typing import NamedTuple
 import numpy as np
 
 from .._validate import as_array, positive_scalar
-from ..kinematics import _forward_pass
 from ..model import Model
 from ..solvers import qp as _solvers_qp
 from .constraints import (
@@ -46,7 +45,7 @@ from .constraints import (
     _stack,
 )
 from .jacobian import _jacobian
-from .redmax import _force, _mass_matrix
+from .redmax import _force, _mass_matrix, _redmax_pass
 
 __all__ = ["KKTSolution", "constrained_forward_dynamics", "constrained_step"]
 
@@ -154,7 +153,7 @@ def _setup(model, q, qd, tau, f_ext, constraints, inequalities, prescribed, qdd_
     Gp, qdd_p, idx = _prescribed_rows(model, prescribed, qdd_prescribed)
     tau = tau.copy()
     tau[idx] = 0.0  # the prescribed joints' forces are unknowns
-    fp = _forward_pass(model, q, qd)
+    fp = _redmax_pass(model, q, qd)
     J = _jacobian(model, fp)
     M = _mass_matrix(model, J)
     f = _force(model, fp, J, q, qd, tau, f_ext)

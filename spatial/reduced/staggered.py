@@ -30,7 +30,6 @@ from typing import NamedTuple
 import numpy as np
 
 from .._validate import positive_scalar
-from ..kinematics import _forward_pass
 from ..model import Model
 from ..solvers import qp
 from ..solvers.friction import tangent_basis
@@ -38,7 +37,7 @@ from ..solvers.lcp import LCPError
 from .constraints import PointContact, _check_items, _check_state, _stack
 from .inverse_inertia import _factor
 from .jacobian import _jacobian
-from .redmax import _force
+from .redmax import _force, _redmax_pass
 
 __all__ = ["StaggeredResult", "staggered_step"]
 
@@ -98,7 +97,7 @@ def _check_common(model, q, qd, h, tau, f_ext, tol, max_iter, method):
         raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
     qp._check_method(method, False)
     q, qd, tau, f_ext = _check_state(model, q, qd, tau, f_ext)
-    fp = _forward_pass(model, q, qd)
+    fp = _redmax_pass(model, q, qd)
     J = _jacobian(model, fp)
     factor = _factor(model, fp, (), None, None)
     f = _force(model, fp, J, q, qd, tau, f_ext)
