@@ -9,7 +9,7 @@ NB_ENV := SPATIAL_NB_FAST=1 SPATIAL_NB_STRICT=1 MPLBACKEND=module://matplotlib_i
 # Jupyter refuses to run as root unless told to (containers often run as root)
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup lab test test-lib test-notebooks test-browser test-book book lint figures bench student clean
+.PHONY: setup lab test test-lib test-notebooks test-browser test-book book lint figures bench navigation student clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,9 @@ test-browser: $(STAMP)
 
 figures: $(STAMP)
 	MPLBACKEND=Agg $(BIN)/python figures/generate.py figures/
+
+navigation: $(STAMP)
+	$(BIN)/python tools/navigation.py
 
 student: $(STAMP)
 	$(BIN)/python tools/student_edition.py notebooks student

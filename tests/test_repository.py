@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,19 @@ def test_notebook_follows_the_cell_pattern(path):
     checks = set(re.findall(r'nb\.check\("(\d\d\.\d+)"', "".join(_source(c) for c in code)))
     assert len(checks) >= len(stubs) and all(c.startswith(path.stem[:2]) for c in checks)
     assert any("nb.interact(" in _source(c) for c in code), "no widget"
+
+
+def test_every_notebook_ends_with_its_navigation_links():
+    """The last cell links the previous and next chapters (``python tools/navigation.py``)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import navigation
+
+    order = navigation.reading_order(ROOT / "notebooks")
+    for k, path in enumerate(order):
+        last, want = _cells(path)[-1], navigation.navigation_cell(order, k)
+        assert navigation.is_navigation(last) and _source(last) == want["source"], (
+            f"{path.name}: run `python tools/navigation.py` to update its navigation links"
+        )
 
 
 def test_readme_links_every_notebook():
