@@ -19,10 +19,10 @@ TAG = "navigation"
 
 
 def reading_order(folder: Path = NOTEBOOKS) -> list[Path]:
-    """The notebooks in the order ``_toc.yml`` lists them."""
+    """The chapter notebooks in the order ``_toc.yml`` lists them (other pages left out)."""
     toc = (folder / "_toc.yml").read_text()
     stems = re.findall(r"^(?:root|\s*- file):\s*(\S+)\s*$", toc, flags=re.M)
-    return [folder / f"{stem}.ipynb" for stem in stems]
+    return [folder / f"{stem}.ipynb" for stem in stems if re.match(r"\d\d-", stem)]
 
 
 def title(path: Path) -> str:
