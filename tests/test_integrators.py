@@ -1,0 +1,337 @@
+"""spatial.integrators: orders, energy, amplification and the two implicit forms (ArtiSynth §0.9),
+soft constraints (§0.11), every check against a closed form or an independent route."""
+
+import numpy as np
+import pytest
+
+import spatial as sp
+from spatial import builders as B
+from spatial.integrators import (
+    ORDERS,
+    STEPPERS,
+    Linearized,
+    LinearOscillator,
+    reference_solution,
+    regularization,
+    soft_step,
+    step,
+)
+from spatial.systems import RedmaxSystem
+
+IMPLICIT_PAIRS = (("implicit-euler", "implicit-euler-tilde"), ("trapezoidal", "trapezoidal-tilde"))
+
+
+def damped_exact(m, k, c, x0, v0, t):
+    """Closed form of m ẍ + c ẋ + k x = 0 (underdamped)."""
+    s = c / (2 * m)
+    wd = np.sqrt(k / m - s * s)
+    A, Bc = x0, (v0 + s * x0) / wd
+    e = np.exp(-s * t)
+    x = e * (A * np.cos(wd * t) + Bc * np.sin(wd * t))
+    v = -s * x + e * (-A * wd * np.sin(wd * t) + Bc * wd * np.cos(wd * t))
+    return x, v
+
+
+def measured_orders(run, exact, steps=(50, 100, 200)):
+    errors = []
+    for n in steps:
+        q, v = run(n)
+        errors.append(
+            np.abs(np.concatenate([np.ravel(q - exact[0]), np.ravel(v - exact[1])])).max()
+        )
+    return np.log2(np.array(errors[:-1]) / np.array(errors[1:]))
+
+
+# ------------------------------------------------------------------------------ orders
+
+
+@pytest.mark.parametrize("name", sorted(STEPPERS))
+def test_order_by_step_halving_on_a_damped_oscillator(name):
+    m, k, c, T = 2.0, 18.0, 0.6, 1.0
+    osc = LinearOscillator(m, k, c)
+    exact = damped_exact(m, k, c, 1.0, 0.5, T)
+
+    def run(n):
+        tr = sp.simulate(osc, [1.0], [0.5], T / n, steps=n, integrator=name)
+        return tr.q[-1, 0], tr.v[-1, 0]
+
+    orders = measured_orders(run, exact, (100, 200, 400))
+    assert np.all(np.abs(orders - ORDERS[name]) < 0.15), orders
+
+
+@pytest.mark.parametrize(
+    "name", ["symplectic-euler", "implicit-euler", "trapezoidal", "rk4", "bridson-marino"]
+)
+def test_order_by_step_halving_on_a_double_pendulum(name):
+    """A nonlinear tree whose mass matrix depends on q: the frozen-mass linearization keeps
+    the trapezoidal rule and Bridson–Marino second order."""
+    model = B.double_pendulum()
+    q0, v0, T = np.array([1.0, 0.5]), np.array([0.0, -0.5]), 0.5
+    qr, vr = reference_solution(model, q0, v0, [0.0, T])
+    system = Linearized(model)
+
+    def run(n):
+        tr = sp.simulate(system, q0, v0, T / n, steps=n, integrator=name)
+        return tr.q[-1], tr.v[-1]
+
+    steps = (20, 40, 80) if name == "rk4" else (100, 200, 400)  # RK4 stays above round-off
+    orders = measured_orders(run, (qr[-1], vr[-1]), steps)
+    assert np.all(np.abs(orders - ORDERS[name]) < 0.2), orders
+
+
+def test_reference_solution_matches_the_closed_form():
+    osc = LinearOscillator(2.0, 18.0, 0.6)
+    t = np.linspace(0.0, 2.0, 9)
+    q, v = reference_solution(osc, [1.0], [0.5], t)
+    x, xd = damped_exact(2.0, 18.0, 0.6, 1.0, 0.5, t)
+    assert np.abs(q[:, 0] - x).max() < 1e-10 and np.abs(v[:, 0] - xd).max() < 1e-9
+
+
+# ------------------------------------------------------------------------------ energy
+
+
+def test_trapezoidal_conserves_the_energy_of_an_undamped_oscillator_to_round_off():
+    osc = LinearOscillator([[2.0, 0.0], [0.0, 1.0]], [[5.0, -1.0], [-1.0, 3.0]])
+    tr = sp.simulate(osc, [1.0, -0.5], [0.2, 0.0], 0.05, steps=2000, integrator="trapezoidal")
+    E = tr.energy
+    assert np.abs(E - E[0]).max() < 1e-12 * E[0]
+    # explicit RK4 is not conservative: it dissipates measurably at the same step
+    rk = sp.simulate(osc, [1.0, -0.5], [0.2, 0.0], 0.05, steps=2000, integrator="rk4")
+    assert E[0] - rk.energy[-1] > 1e-6 * E[0]
+
+
+def test_symplectic_euler_energy_is_bounded_over_ten_thousand_steps():
+    """Symplectic Euler conserves the modified energy v² + ω²x² − hω² x v exactly, so the true
+    energy stays within a band of width O(h) and does not drift."""
+    w, h = 3.0, 0.02
+    osc = LinearOscillator(1.0, w * w)
+    tr = sp.simulate(osc, [1.0], [0.0], h, steps=10_000, integrator="symplectic-euler")
+    x, v = tr.q[:, 0], tr.v[:, 0]
+    modified = v * v + w * w * x * x - h * w * w * x * v
+    assert np.abs(modified - modified[0]).max() < 1e-11 * 10_000 * modified[0] / 9  # round-off
+    E = tr.energy
+    first, last = np.abs(E[:1000] - E[0]).max(), np.abs(E[-1000:] - E[0]).max()
+    assert last < 1.05 * first and first < h * w * E[0]
+    # explicit (forward) Euler would have grown by (1 + h²ω²)^n: compare the scale
+    assert (1 + (h * w) ** 2) ** 10_000 > 1e15
+
+
+def test_implicit_euler_amplification_equals_its_closed_form():
+    for w, h in ((2.0, 0.1), (10.0, 0.3)):
+        osc = LinearOscillator(1.5, 1.5 * w * w)
+        A = osc.step_matrix("implicit-euler", h)
+        closed = np.array([[1.0, h], [-h * w * w, 1.0]]) / (1 + (h * w) ** 2)
+        assert np.allclose(A, closed, rtol=0, atol=1e-14)
+        moduli = np.abs(np.linalg.eigvals(A))
+        assert np.allclose(moduli, 1 / np.sqrt(1 + (h * w) ** 2), rtol=1e-13)
+
+
+def test_trapezoidal_and_symplectic_euler_step_matrices_have_unit_determinant():
+    osc = LinearOscillator(1.0, 49.0)
+    for name in ("trapezoidal", "symplectic-euler", "bridson-marino"):
+        A = osc.step_matrix(name, 0.1)
+        assert abs(np.linalg.det(A) - 1.0) < 1e-13
+    # the trapezoidal rule is a Cayley transform: both amplification factors have modulus 1
+    assert np.allclose(np.abs(np.linalg.eigvals(osc.step_matrix("trapezoidal", 0.5))), 1.0)
+
+
+# ------------------------------------------------------------------------------ f̂ and f̃
+
+
+@pytest.mark.parametrize("pair", IMPLICIT_PAIRS)
+def test_hat_and_tilde_forms_give_the_same_velocities(pair):
+    rng = np.random.default_rng(3)
+    A = rng.standard_normal((3, 3))
+    osc = LinearOscillator(np.eye(3) + A @ A.T, 4 * np.eye(3) + A.T @ A, 0.3 * np.eye(3))
+    q, v = rng.standard_normal(3), rng.standard_normal(3)
+    hat, tilde = (step(osc, 0.0, q, v, 0.05, integrator=name) for name in pair)
+    assert np.abs(hat.v - tilde.v).max() < 1e-14 * (1 + np.abs(hat.v).max())
+    model = Linearized(B.double_pendulum())
+    hat, tilde = (step(model, 0.0, [0.4, 1.0], [1.0, -2.0], 0.01, integrator=n) for n in pair)
+    assert np.abs(hat.v - tilde.v).max() < 1e-13
+
+
+def test_trapezoidal_hat_form_needs_h_over_four_not_h_squared_over_four():
+    """The notes print f̂ = f − ½Dv + (h²/4)Kv; only h/4 reproduces the f̃ form and the
+    trapezoidal rule derived from its definition."""
+    m, k, h, x, v = 1.0, 100.0, 0.1, 1.0, 0.0
+    M_hat = m + 0.25 * h * h * k
+    f = -k * x
+    printed = (m * v + h * (f + 0.25 * h * h * (-k) * v + 0.25 * h * h * (-k) * 0)) / M_hat
+    v_tilde = (M_hat * v + h * (f + 0.5 * h * (-k) * v)) / M_hat
+    ours = step(LinearOscillator(m, k), 0.0, [x], [v], h, integrator="trapezoidal").v[0]
+    assert abs(ours - v_tilde) < 1e-15
+    v = 1.0  # with a velocity the printed factor differs
+    printed = (m * v + h * (f + 0.25 * h * h * (-k) * v)) / M_hat
+    v_tilde = (M_hat * v + h * (f + 0.5 * h * (-k) * v)) / M_hat
+    ours = step(LinearOscillator(m, k), 0.0, [x], [v], h, integrator="trapezoidal").v[0]
+    assert abs(ours - v_tilde) < 1e-14 and abs(printed - v_tilde) > 1e-2
+
+
+# ------------------------------------------------------------------------------ formulations
+
+
+@pytest.mark.parametrize("name", sorted(STEPPERS))
+def test_the_same_stepper_gives_the_same_trajectory_by_aba_and_by_redmax(name):
+    """A pendulum chain in joint coordinates, dynamics by ABA and by REDMAX: same stepper,
+    same trajectory to 1e-10 (the implicit ones with finite-difference Jacobians of each)."""
+    model = B.planar_chain(3)
+    q0, v0 = np.array([0.5, -0.3, 0.2]), np.array([0.0, 1.0, 0.0])
+    a = sp.simulate(Linearized(model), q0, v0, 5e-3, steps=100, integrator=name)
+    b = sp.simulate(Linearized(RedmaxSystem(model)), q0, v0, 5e-3, steps=100, integrator=name)
+    assert np.abs(a.q - b.q).max() < 1e-10 and np.abs(a.v - b.v).max() < 1e-10
+
+
+def test_tree_implicit_euler_and_the_maximal_kkt_step_converge_together():
+    """The maximal System is stepped only by its own linearly implicit KKT step (Sueda eq. 1.30
+    = §0.9.2's f̂ form with constraints); against the tree's implicit Euler the gap is O(h)."""
+    model = B.planar_chain(3)
+    system = sp.maximal.from_model(model)
+    q0, v0 = np.array([0.5, -0.3, 0.2]), np.array([0.0, 1.0, 0.0])
+    T0, phi0 = sp.maximal.maximal_state(model, q0, v0)
+    gaps = []
+    for h in (4e-3, 2e-3, 1e-3):
+        tree = sp.simulate(Linearized(model), q0, v0, h, duration=0.2, integrator="implicit-euler")
+        maximal = sp.simulate(system, T0, phi0, h, duration=0.2, baumgarte=0.2 / h)
+        gaps.append(np.abs(maximal.joint_q - tree.q).max())
+    ratios = np.array(gaps[:-1]) / np.array(gaps[1:])
+    assert np.all(ratios > 1.6) and gaps[-1] < 5e-3, gaps
+
+
+def test_a_spinning_top_keeps_unit_quaternions_and_rk4_is_fourth_order():
+    model = sp.Model(gravity=[0.0, 0.0, -9.81])
+    inertia = sp.mcI(1.0, [0.0, 0.0, 0.3], np.diag([0.02, 0.02, 0.01]))
+    model.add_body(0, sp.joints.Spherical(), np.eye(6), inertia, name="top")
+    q0 = sp.rotations.quat_from_rotvec(np.array([0.3, 0.0, 0.0]))
+    v0 = np.array([0.0, 0.0, 40.0])
+    T = 0.2
+    qr, vr = reference_solution(model, q0, v0, [0.0, T])
+    errs = []
+    for n in (50, 100, 200):
+        tr = sp.simulate(model, q0, v0, T / n, steps=n, integrator="rk4")
+        assert np.abs(np.linalg.norm(tr.q, axis=-1) - 1).max() < 1e-13
+        errs.append(np.abs(tr.v[-1] - vr[-1]).max())
+    order = np.log2(np.array(errs[:-1]) / errs[1:])
+    assert np.all(np.abs(order - 4) < 0.3), order
+    tr = sp.simulate(Linearized(model), q0, v0, T / 100, steps=100, integrator="trapezoidal")
+    assert np.abs(np.linalg.norm(tr.q, axis=-1) - 1).max() < 1e-13
+
+
+# ------------------------------------------------------------------------------ bad input
+
+
+def test_bad_input_raises_clear_errors():
+    osc = LinearOscillator(1.0, 1.0)
+    for h in (0.0, -0.1):
+        with pytest.raises(ValueError, match="h must be > 0"):
+            step(osc, 0.0, [1.0], [0.0], h)
+    with pytest.raises(ValueError, match="integrator must be one of"):
+        step(osc, 0.0, [1.0], [0.0], 0.1, integrator="leapfrog")
+    with pytest.raises(ValueError, match="needs the force Jacobians"):
+        sp.simulate(
+            B.double_pendulum(), np.zeros(2), np.zeros(2), 0.1, steps=1, integrator="implicit-euler"
+        )
+    with pytest.raises(ValueError, match="bridson-marino.*Linearized"):
+        step(B.simple_pendulum(), 0.0, [0.1], [0.0], 0.1, integrator="bridson-marino")
+    with pytest.raises(ValueError, match="stiffness must be positive semi-definite"):
+        LinearOscillator(1.0, -1.0)
+    with pytest.raises(ValueError, match="damping must be positive semi-definite"):
+        LinearOscillator(1.0, 1.0, -0.5)
+    with pytest.raises(ValueError, match="mass must be positive definite"):
+        LinearOscillator(0.0, 1.0)
+    with pytest.raises(ValueError, match="must be symmetric"):
+        LinearOscillator(np.eye(2), [[1.0, 2.0], [0.0, 1.0]])
+    with pytest.raises(ValueError, match="alpha must be >= 0"):
+        regularization(0.01, -1e-3)
+    with pytest.raises(ValueError, match="beta must be >= 0"):
+        soft_step([[1.0]], [0.0], 0.01, G=[[1.0]], phi=[0.0], beta=-1.0)
+    with pytest.raises(ValueError, match="alpha_n must be >= 0"):
+        soft_step([[1.0]], [0.0], 0.01, N=[[1.0]], phi_n=[0.0], alpha_n=-1.0)
+    with pytest.raises(ValueError, match="h must be > 0"):
+        soft_step([[1.0]], [0.0], 0.0, G=[[1.0]], phi=[0.0])
+    with pytest.raises(ValueError, match="singular bilateral rows"):
+        soft_step(np.eye(2), np.zeros(2), 0.01, G=[[1.0, 0.0], [2.0, 0.0]], phi=[0.0, 0.0])
+    with pytest.raises(ValueError, match="one state"):
+        reference_solution(osc, [[1.0], [2.0]], [0.0], [0.0, 1.0])
+    with pytest.raises(ValueError, match="increasing"):
+        reference_solution(osc, [1.0], [0.0], [1.0, 0.5])
+    with pytest.raises(ValueError, match="needs a smooth system"):
+        Linearized(sp.maximal.System())
+
+
+# ------------------------------------------------------------------------------ soft constraints
+
+
+def soft_rod(alpha, beta, h, steps, x0, v0, m=1.0, length=1.0, g=9.81):
+    """A point mass on a soft massless rod to the origin: φ = |x| − L (§0.11)."""
+    x, v = np.array(x0, float), np.array(v0, float)
+    M, f = m * np.eye(3), np.array([0.0, 0.0, -m * g])
+    xs, phis = [x.copy()], [np.linalg.norm(x) - length]
+    for _ in range(steps):
+        r = np.linalg.norm(x)
+        out = soft_step(M, M @ v + h * f, h, G=[x / r], phi=[r - length], alpha=alpha, beta=beta)
+        v = out.v
+        x = x + h * v
+        xs.append(x.copy())
+        phis.append(np.linalg.norm(x) - length)
+    return np.array(xs), np.array(phis)
+
+
+def test_soft_rod_static_sag_is_alpha_m_g():
+    m, g, alpha = 2.0, 9.81, 1e-3
+    # start at the predicted sag: a fixed point of the step for any h and beta
+    for h, beta in ((1e-2, 0.0), (1e-3, 0.05)):
+        _, phis = soft_rod(alpha, beta, h, 50, [0.0, 0.0, -(1 + alpha * m * g)], np.zeros(3), m)
+        assert np.abs(phis - alpha * m * g).max() < 1e-12
+    # from the unstretched length with damping it settles there
+    _, phis = soft_rod(alpha, 0.02, 1e-3, 3000, [0.0, 0.0, -1.0], np.zeros(3), m)
+    assert abs(phis[-1] - alpha * m * g) < 1e-6 * alpha * m * g
+
+
+def test_soft_rod_oscillation_frequency_matches_the_closed_form():
+    """β = 0: the stretch oscillates about α m g at the trapezoidal rule's discrete frequency
+    (2/h) atan(hω/2) with ω = 1/√(α m), which tends to ω as h → 0."""
+    m, alpha = 1.0, 1e-2
+    w = 1 / np.sqrt(alpha * m)
+    for h in (2e-3, 2e-2):
+        steps = int(round(4 * 2 * np.pi / w / h))
+        _, phis = soft_rod(alpha, 0.0, h, steps, [0.0, 0.0, -1.0], np.zeros(3), m)
+        s = phis - alpha * m * 9.81
+        crossings = np.nonzero(np.diff(np.sign(s)) > 0)[0]
+        t_cross = [(i + s[i] / (s[i] - s[i + 1])) * h for i in crossings]  # linear interpolation
+        measured = 2 * np.pi / np.mean(np.diff(t_cross))
+        expected = 2 / h * np.arctan(h * w / 2)
+        assert abs(measured - expected) < 2e-3 * expected, (measured, expected)
+        assert np.abs(s).max() < 1.0001 * alpha * m * 9.81  # no energy gain (β = 0)
+
+
+def test_soft_rod_converges_to_the_hard_constraint_as_alpha_goes_to_zero():
+    """A swinging soft pendulum: the constraint violation (stretch) shrinks like α."""
+    h, steps = 1e-3, 600
+    violations = []
+    alphas = (1e-3, 5e-4, 2.5e-4, 1.25e-4)
+    for alpha in alphas:
+        _, phis = soft_rod(alpha, 2 * h, h, steps, [1.0, 0.0, 0.0], np.zeros(3))
+        violations.append(np.abs(phis).max())
+    rates = np.log2(np.array(violations[:-1]) / violations[1:])
+    assert np.all(np.abs(rates - 1) < 0.1), rates
+
+
+def test_soft_unilateral_contact_rests_at_alpha_m_g_penetration_and_damping_lets_go_early():
+    m, g, h, alpha = 1.0, 9.81, 1e-3, 1e-4
+    # at rest on a soft floor the gap is -α m g: a fixed point of eq. 0.10
+    out = soft_step([[m]], [-h * m * g], h, N=[[1.0]], phi_n=[-alpha * m * g], alpha_n=alpha)
+    assert abs(out.v[0]) < 1e-14 and abs(out.z[0] - h * m * g) < 1e-14
+    # penetrating (φ < 0) but separating (φ̇ > 0): a large β releases the contact at once
+    phi, vel = -1e-3, 0.5
+    stiff = soft_step([[m]], [m * vel], h, N=[[1.0]], phi_n=[phi], alpha_n=alpha, beta_n=0.0)
+    damped = soft_step([[m]], [m * vel], h, N=[[1.0]], phi_n=[phi], alpha_n=alpha, beta_n=0.01)
+    assert stiff.z[0] > 0
+    assert damped.z[0] == 0 and phi + h * damped.v[0] < 0  # still overlapping after the step
+    # and the released case matches the criterion φ + (h/2 + β) φ̇ > 0 of §0.11
+    assert phi + (h / 2 + 0.01) * damped.v[0] > 0 and phi + (h / 2) * vel < 0
+
+
+def test_regularization_gamma_and_diagonal():
+    gamma, diag = regularization(0.01, [1e-3, 0.0], [0.0, 0.005])
+    assert np.allclose(gamma, [2.0, 1.0]) and np.allclose(diag, [2.0 * 1e-3 / 1e-4, 0.0])
