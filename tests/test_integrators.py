@@ -335,3 +335,67 @@ def test_soft_unilateral_contact_rests_at_alpha_m_g_penetration_and_damping_lets
 def test_regularization_gamma_and_diagonal():
     gamma, diag = regularization(0.01, [1e-3, 0.0], [0.0, 0.005])
     assert np.allclose(gamma, [2.0, 1.0]) and np.allclose(diag, [2.0 * 1e-3 / 1e-4, 0.0])
+
+
+# ------------------------------------------------------------------------------ impacts
+
+
+def ball_on_slider(radius=0.1, g=9.81):
+    model = sp.Model(gravity=[0.0, 0.0, -g])
+    model.add_body(0, sp.joints.Prismatic("z"), np.eye(6), sp.sphere_inertia(1.0, radius))
+    return model
+
+
+def apexes(z, flags):
+    """The highest sample between consecutive impacts."""
+    cuts = np.nonzero(flags)[0]
+    return np.array([z[a:b].max() for a, b in zip(cuts[:-1], cuts[1:], strict=True)])
+
+
+@pytest.mark.parametrize("integrator", ["rk4", "trapezoidal"])
+def test_bouncing_ball_with_located_impacts_keeps_its_apex_over_ten_bounces(integrator):
+    from spatial.integrators import Impacts
+
+    r, H, h, g = 0.1, 1.0, 1e-3, 9.81
+    model = ball_on_slider(r, g)
+    system = model if integrator == "rk4" else Linearized(model)
+    ball = Impacts(system, lambda q: q[..., 0] - r, lambda q, v: -v, integrator=integrator)
+    fall, bounces = np.sqrt(2 * H / g), 10 if integrator == "rk4" else 3
+    run = sp.simulate(ball, [H + r], [0.0], h, duration=fall * (2 * bounces + 1.5))
+    flags = np.asarray(run.impact, dtype=bool)
+    assert flags.sum() == bounces + 1
+    heights = apexes(run.q[:, 0] - r, flags)
+    assert len(heights) == bounces and np.abs(heights - H).max() < 1e-4
+    # the impacts come every 2√(2H/g), as in the closed form
+    times = run.t[flags]
+    assert np.allclose(np.diff(times), 2 * fall, rtol=0, atol=1e-9)
+
+
+def test_symplectic_euler_loses_h_sqrt_2gH_of_apex_per_bounce():
+    """The same ball stepped by symplectic Euler (with impacts still located): the modified
+    energy E − (hg/2)v is what the scheme conserves, so each bounce costs h√(2gH)."""
+    from spatial.integrators import Impacts
+
+    r, H, h, g = 0.1, 1.0, 1e-3, 9.81
+    ball = Impacts(
+        ball_on_slider(r, g), lambda q: q[..., 0] - r, lambda q, v: -v, "symplectic-euler"
+    )
+    run = sp.simulate(ball, [H + r], [0.0], h, duration=np.sqrt(2 * H / g) * 7.5)
+    heights = apexes(run.q[:, 0] - r, np.asarray(run.impact, dtype=bool))
+    predicted = [H]
+    for _ in heights:
+        predicted.append(predicted[-1] - h * np.sqrt(2 * g * predicted[-1]))
+    assert np.allclose(heights, predicted[1:], rtol=0, atol=5 * h * h * g + 1e-5)
+    assert heights[0] < H - 4e-3
+
+
+def test_impacts_bad_input():
+    from spatial.integrators import Impacts
+
+    with pytest.raises(ValueError, match="callables"):
+        Impacts(ball_on_slider(), 0.1, lambda q, v: -v)
+    with pytest.raises(ValueError, match="needs a smooth system"):
+        Impacts(sp.maximal.System(), lambda q: q, lambda q, v: -v)
+    stuck = Impacts(ball_on_slider(), lambda q: q[..., 0] - 0.1, lambda q, v: 0 * v)
+    with pytest.raises(RuntimeError, match="impact at the start of a step"):
+        sp.simulate(stuck, [0.2], [0.0], 1e-2, duration=1.0)

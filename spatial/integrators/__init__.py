@@ -25,6 +25,9 @@ system with exact Jacobians and the one-step matrix of every scheme.
 :mod:`~spatial.integrators.reference` — :func:`reference_solution` by SciPy's adaptive
 ``solve_ivp`` (imported only when called).
 
+:mod:`~spatial.integrators.events` — :class:`Impacts`, steps that end at an impact located by
+bisection (the bouncing ball without symplectic Euler's energy loss).
+
 :mod:`~spatial.integrators.regularized` — soft constraints (§0.11): compliance ``α`` and damping
 ``β`` as the regularization ``γα/h²`` of a KKT or LCP step, :func:`soft_step`.
 
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 import importlib
 
+from .events import Impacts
 from .jacobians import ForceJacobians, Linearized
 from .oscillator import LinearOscillator
 from .reference import reference_solution
@@ -55,6 +59,7 @@ __all__ = [
     "ORDERS",
     "STEPPERS",
     "ForceJacobians",
+    "Impacts",
     "Linearized",
     "LinearOscillator",
     "SoftStep",
