@@ -399,3 +399,39 @@ def test_impacts_bad_input():
     stuck = Impacts(ball_on_slider(), lambda q: q[..., 0] - 0.1, lambda q, v: 0 * v)
     with pytest.raises(RuntimeError, match="impact at the start of a step"):
         sp.simulate(stuck, [0.2], [0.0], 1e-2, duration=1.0)
+
+
+# ------------------------------------------------------------------------------ exercises
+
+
+def test_ch16_checkers_pass_the_solutions_and_fail_wrong_answers():
+    from spatial.exercises import ch16
+
+    def trapezoidal_matrix(h, w):
+        A = np.array([[0.0, 1.0], [-w * w, 0.0]])
+        return np.linalg.solve(np.eye(2) - 0.5 * h * A, np.eye(2) + 0.5 * h * A)
+
+    def soft_parameters(h, alpha, beta):
+        gamma = 1.0 / (0.5 + beta / h)
+        return gamma, gamma * alpha / h**2
+
+    def modified_energy(x, v, h, g):
+        return 0.5 * v * v + g * x - 0.5 * h * g * v
+
+    ch16.CHECKS["16.1"](trapezoidal_matrix)
+    ch16.CHECKS["16.2"](soft_parameters)
+    ch16.CHECKS["16.3"](modified_energy)
+
+    def backward_euler(h, w):
+        return np.array([[1.0, h], [-h * w * w, 1.0]]) / (1 + (h * w) ** 2)
+
+    with pytest.raises(AssertionError, match="backward Euler"):
+        ch16.CHECKS["16.1"](backward_euler)
+    with pytest.raises(AssertionError, match="trapezoidal step matrix"):
+        ch16.CHECKS["16.1"](lambda h, w: trapezoidal_matrix(h, w).T)
+    with pytest.raises(AssertionError, match="γ = 1/"):
+        ch16.CHECKS["16.2"](lambda h, a, b: soft_parameters(h, a, b * h * h))
+    with pytest.raises(AssertionError, match="not conserved"):
+        ch16.CHECKS["16.3"](lambda x, v, h, g: 0.5 * v * v + g * x)
+    with pytest.raises(AssertionError, match="at rest"):
+        ch16.CHECKS["16.3"](lambda x, v, h, g: 0.0 * x)
