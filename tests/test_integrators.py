@@ -289,20 +289,28 @@ def test_soft_rod_static_sag_is_alpha_m_g():
 
 
 def test_soft_rod_oscillation_frequency_matches_the_closed_form():
-    """β = 0: the stretch oscillates about α m g at the trapezoidal rule's discrete frequency
-    (2/h) atan(hω/2) with ω = 1/√(α m), which tends to ω as h → 0."""
+    """β = 0 (γ = 2): along the rod the step is λ̃ = -(h/α)(φ + h v⁺/2), v⁺ = v + g h + λ̃/m,
+    φ⁺ = φ + h v⁺.  Its step matrix has det 1/(1 + h²ω²/2) and cos(hω_d) = (1 − h²ω²/4) /
+    √(1 + h²ω²/2) with ω = 1/√(α m): the stretch oscillates about α m g at ω_d → ω and its
+    amplitude shrinks by √det per step."""
     m, alpha = 1.0, 1e-2
     w = 1 / np.sqrt(alpha * m)
     for h in (2e-3, 2e-2):
+        z = (h * w) ** 2
         steps = int(round(4 * 2 * np.pi / w / h))
         _, phis = soft_rod(alpha, 0.0, h, steps, [0.0, 0.0, -1.0], np.zeros(3), m)
         s = phis - alpha * m * 9.81
         crossings = np.nonzero(np.diff(np.sign(s)) > 0)[0]
         t_cross = [(i + s[i] / (s[i] - s[i + 1])) * h for i in crossings]  # linear interpolation
         measured = 2 * np.pi / np.mean(np.diff(t_cross))
-        expected = 2 / h * np.arctan(h * w / 2)
-        assert abs(measured - expected) < 2e-3 * expected, (measured, expected)
-        assert np.abs(s).max() < 1.0001 * alpha * m * 9.81  # no energy gain (β = 0)
+        expected = np.arccos((1 - z / 4) / np.sqrt(1 + z / 2)) / h
+        assert abs(measured - expected) < 2e-4 * expected, (measured, expected)
+        assert abs(expected - w) < 0.01 * w  # → ω as h → 0
+        # amplitude of (s, v/ω_d) decays by (1 + h²ω²/2)^(-1/2) per step
+        period = int(round(2 * np.pi / w / h))
+        i1, i2 = np.argmax(np.abs(s[:period])), steps + 1 - period + np.argmax(np.abs(s[-period:]))
+        decay = np.abs(s[i2]) / np.abs(s[i1])
+        assert np.isclose(decay, (1 + z / 2) ** (-(i2 - i1) / 2), rtol=0.05), decay
 
 
 def test_soft_rod_converges_to_the_hard_constraint_as_alpha_goes_to_zero():

@@ -18,9 +18,12 @@ Averaged over a velocity-level step, ``α λ̄ = -φ̄ - β φ̄̇`` with ``φ̄
 
 with ``b = M v + h f`` (or the ``M v + h f̂`` of an implicit integrator).  ``α = 0`` is the
 hard constraint with the position error fed back at the rate ``γ/h``; ``β = 0`` gives ``γ = 2``,
-for which ``λ̄`` is the spring force at the *mean* stretch of the step: the soft direction is
-then integrated by the trapezoidal rule and neither gains nor loses energy.  (The notes call
-``λ̃`` "λ̄"; the ``h²`` in the matrix makes it the impulse ``h λ̄``.)
+for which ``λ̄`` is the spring force at the *mean* stretch of the step.  The stretch itself
+moves with the end velocity (``φ⁺ = φ + h G v⁺``), so the soft direction is not quite the
+trapezoidal rule: for a mass ``m`` on the soft row (``ω² = 1/(α m)``) one step has determinant
+``1/(1 + h²ω²/2)`` and ``cos(h ω_d) = (1 - h²ω²/4)/√(1 + h²ω²/2)``, so it oscillates at ``ω_d → ω``
+and loses a little energy every step even without damping.  (The notes call ``λ̃`` "λ̄"; the
+``h²`` in the matrix makes it the impulse ``h λ̄``.)
 
 The same rows for unilateral constraints ``N`` (contacts, ``φ >= 0``) make the complementarity
 problem (eq. 0.10)::
