@@ -198,6 +198,59 @@ def test_tree_implicit_euler_and_the_maximal_kkt_step_converge_together():
     assert np.all(ratios > 1.6) and gaps[-1] < 5e-3, gaps
 
 
+def free_box(gravity=(0.0, 0.0, -9.81)):
+    from spatial import forces
+
+    system = sp.maximal.System(gravity=list(gravity))
+    system.add_body(sp.cuboid_inertia(2.0, 0.2, 0.1, 0.3))
+    anchor = sp.frame(np.eye(3), [0.0, 0.0, 0.5])
+    spring = forces.FrameSpring(1, np.eye(4), 0, anchor, k_t=50.0, k_r=5.0, d_t=0.5, d_r=0.05)
+    T0 = sp.exp_se3(np.array([0.3, -0.2, 0.1, 0.1, 0.05, 0.4]))[None]
+    return system, spring, T0, np.array([[1.0, -0.5, 2.0, 0.2, 0.1, -0.3]])
+
+
+def test_maximal_free_bodies_give_exact_force_jacobians():
+    system, spring, T0, phi0 = free_box()
+    f, K, D = system.force_jacobians(0.0, T0, phi0, forces=[spring])
+    eps = 1e-6
+    for j in range(6):
+        e = np.zeros((1, 6))
+        e[0, j] = eps
+        plus = system.force_jacobians(0.0, system.integrate(T0, e, 1.0), phi0, forces=[spring])
+        minus = system.force_jacobians(0.0, system.integrate(T0, -e, 1.0), phi0, forces=[spring])
+        assert np.allclose((plus[0] - minus[0]) / (2 * eps), K[:, j], atol=1e-7)
+        plus = system.force_jacobians(0.0, T0, phi0 + e, forces=[spring])[0]
+        minus = system.force_jacobians(0.0, T0, phi0 - e, forces=[spring])[0]
+        assert np.allclose((plus - minus) / (2 * eps), D[:, j], atol=1e-7)
+    a = system.accelerations(0.0, T0, phi0, forces=[spring])
+    assert a.shape == (1, 6) and np.allclose(system.mass_matrix() @ a[0], f)
+
+
+def test_maximal_kkt_step_is_backward_euler_and_every_stepper_has_its_order():
+    """Without joints and gravity, maximal.kkt_step (gyroscopic="implicit") is §0.9.2's f̂ form;
+    with gravity the other steppers keep their orders on SE(3) (reference: RK4 at h/16)."""
+    system, spring, T0, phi0 = free_box(gravity=(0.0, 0.0, 0.0))
+    h, opts = 1e-3, dict(forces=[spring])
+    kkt = sp.simulate(system, T0, phi0, h, steps=200, gyroscopic="implicit", **opts)
+    ie = sp.simulate(system, T0, phi0, h, steps=200, integrator="implicit-euler", **opts)
+    assert np.abs(kkt.q - ie.q).max() < 1e-12 and np.abs(kkt.v - ie.v).max() < 1e-11
+    system, spring, T0, phi0 = free_box()
+    opts = dict(forces=[spring])
+    ref = sp.simulate(system, T0, phi0, 0.4 / 3200, steps=3200, integrator="rk4", **opts)
+    for name in ("symplectic-euler", "rk4", "trapezoidal", "bridson-marino"):
+        errors = []
+        for n in (50, 100, 200) if name == "rk4" else (200, 400, 800):
+            run = sp.simulate(system, T0, phi0, 0.4 / n, steps=n, integrator=name, **opts)
+            errors.append(np.abs(run.v[-1] - ref.v[-1]).max())
+        orders = np.log2(np.array(errors[:-1]) / errors[1:])
+        assert np.all(np.abs(orders - ORDERS[name]) < 0.15), (name, orders)
+    chain = sp.maximal.from_model(B.planar_chain(2))
+    with pytest.raises(ValueError, match="free bodies only"):
+        chain.accelerations(0.0, np.broadcast_to(np.eye(4), (2, 4, 4)), np.zeros((2, 6)))
+    with pytest.raises(ValueError, match="Force objects"):
+        system.force_jacobians(0.0, T0, phi0, forces=["spring"])
+
+
 def test_a_spinning_top_keeps_unit_quaternions_and_rk4_is_fourth_order():
     model = sp.Model(gravity=[0.0, 0.0, -9.81])
     inertia = sp.mcI(1.0, [0.0, 0.0, 0.3], np.diag([0.02, 0.02, 0.01]))
@@ -255,8 +308,11 @@ def test_bad_input_raises_clear_errors():
         reference_solution(osc, [[1.0], [2.0]], [0.0], [0.0, 1.0])
     with pytest.raises(ValueError, match="increasing"):
         reference_solution(osc, [1.0], [0.0], [1.0, 0.5])
+    from spatial.integrators import Impacts
+
+    stepped = Impacts(osc, lambda q: q[..., 0] + 1.0, lambda q, v: -v)  # a stepped system
     with pytest.raises(ValueError, match="needs a smooth system"):
-        Linearized(sp.maximal.System())
+        Linearized(stepped)
 
 
 # ------------------------------------------------------------------------------ soft constraints
@@ -402,8 +458,9 @@ def test_impacts_bad_input():
 
     with pytest.raises(ValueError, match="callables"):
         Impacts(ball_on_slider(), 0.1, lambda q, v: -v)
+    stepped = Impacts(ball_on_slider(), lambda q: q[..., 0] - 0.1, lambda q, v: -v)
     with pytest.raises(ValueError, match="needs a smooth system"):
-        Impacts(sp.maximal.System(), lambda q: q, lambda q, v: -v)
+        Impacts(stepped, lambda q: q, lambda q, v: -v)
     stuck = Impacts(ball_on_slider(), lambda q: q[..., 0] - 0.1, lambda q, v: 0 * v)
     with pytest.raises(RuntimeError, match="impact at the start of a step"):
         sp.simulate(stuck, [0.2], [0.0], 1e-2, duration=1.0)

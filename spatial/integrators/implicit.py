@@ -67,43 +67,56 @@ def _solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.linalg.solve(A, b[..., None])[..., 0]
 
 
+def _flat(x: np.ndarray, n: int) -> tuple[np.ndarray, tuple]:
+    """``x`` with its velocity dimensions flattened to ``n`` (maximal twists are ``(N, 6)``)."""
+    k = 1
+    while int(np.prod(x.shape[x.ndim - k :])) != n:
+        k += 1
+    return x.reshape(x.shape[: x.ndim - k] + (n,)), x.shape[x.ndim - k :]
+
+
 def _terms(system, t: float, q, v, options: dict):
-    """``M``, ``f``, ``K``, ``D`` at the start of a step."""
+    """``M``, ``f``, ``K``, ``D`` at the start of a step, ``v`` flat, and ``v``'s own shape."""
     f, K, D = system.force_jacobians(t, q, v, **options)
     M = system.mass_matrix(q)
-    return M, f, K, D
+    v_flat, core = _flat(v, M.shape[-1])
+    return M, f, K, D, v_flat, core
+
+
+def _unflat(x: np.ndarray, core: tuple) -> np.ndarray:
+    return x.reshape(x.shape[:-1] + core)
 
 
 def _implicit_euler(system, t: float, q, v, h: float, options: dict, form: str = "hat") -> Step:
     """Linearized backward Euler in the f̂ (``form="hat"``) or f̃ (``"tilde"``) form."""
-    M, f, K, D = _terms(system, t, q, v, options)
+    M, f, K, D, v, core = _terms(system, t, q, v, options)
     M_hat = M - h * D - h * h * K
     if form == "hat":
         rhs = _mv(M, v) + h * (f - _mv(D, v))
     else:
         rhs = _mv(M_hat, v) + h * (f + h * _mv(K, v))
-    v_next = _solve(M_hat, rhs)
+    v_next = _unflat(_solve(M_hat, rhs), core)
     return Step(system.integrate(q, v_next, h), v_next, h)
 
 
 def _trapezoidal(system, t: float, q, v, h: float, options: dict, form: str = "hat") -> Step:
     """The linearized trapezoidal rule in the f̂ or f̃ form (module docstring)."""
-    M, f, K, D = _terms(system, t, q, v, options)
+    M, f, K, D, v, core = _terms(system, t, q, v, options)
     M_hat = M - 0.5 * h * D - 0.25 * h * h * K
     if form == "hat":
         rhs = _mv(M, v) + h * (f - 0.5 * _mv(D, v) + 0.25 * h * _mv(K, v))
     else:
         rhs = _mv(M_hat, v) + h * (f + 0.5 * h * _mv(K, v))
     v_next = _solve(M_hat, rhs)
-    return Step(system.integrate(q, 0.5 * (v + v_next), h), v_next, h)
+    return Step(system.integrate(q, _unflat(0.5 * (v + v_next), core), h), _unflat(v_next, core), h)
 
 
-def _bridson_marino(system, t: float, q, v, h: float, options: dict) -> Step:
+def _bridson_marino(system, t: float, q, v0, h: float, options: dict) -> Step:
     """Bridson–Marino: half step, position, then the averaged force (module docstring)."""
-    M, f, _, D = _terms(system, t, q, v, options)
+    M, f, _, D, v, core = _terms(system, t, q, v0, options)
     A = M - 0.5 * h * D
     v_half = v + _solve(A, 0.5 * h * f)
-    q_next = system.integrate(q, v_half, h)
-    f_new = _mv(M, system.accelerations(t + h, q_next, v, **options))
-    v_next = v + _solve(A, 0.5 * h * (f + f_new))
-    return Step(q_next, v_next, h)
+    q_next = system.integrate(q, _unflat(v_half, core), h)
+    a_new, _ = _flat(system.accelerations(t + h, q_next, v0, **options), M.shape[-1])
+    v_next = v + _solve(A, 0.5 * h * (f + _mv(M, a_new)))
+    return Step(q_next, _unflat(v_next, core), h)
