@@ -500,3 +500,58 @@ def test_ch16_checkers_pass_the_solutions_and_fail_wrong_answers():
         ch16.CHECKS["16.3"](lambda x, v, h, g: 0.5 * v * v + g * x)
     with pytest.raises(AssertionError, match="at rest"):
         ch16.CHECKS["16.3"](lambda x, v, h, g: 0.0 * x)
+
+
+# ------------------------------------------------------------------------------ §0.10 step
+
+
+def slide(friction, direction, mu=0.4, v0=3.0, m=2.0, h=1e-3, g=9.81, bilateral=False):
+    """A mass sliding on the floor z = 0 (one contact, tangents x and y) until it stops."""
+    from spatial.integrators import constrained_step
+
+    d = np.array([direction[0], direction[1], 0.0]) / np.hypot(*direction)
+    x, v = np.zeros(3), v0 * d
+    J = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    G = np.array([[-d[1], d[0], 0.0]]) if bilateral else None  # stay on the line through d
+    for _ in range(int(2 * v0 / (mu * g * h))):
+        b = m * v + h * np.array([0.0, 0.0, -m * g])
+        out = constrained_step(m * np.eye(3), b, G=G, J=J, mu=mu, friction=friction, k=8)
+        v = out.v
+        x = x + h * v
+        if np.linalg.norm(v) < 1e-12:
+            return x, out
+    raise AssertionError("did not stop")
+
+
+@pytest.mark.parametrize("friction", ["polyhedral", "box"])
+def test_constrained_step_stopping_distance_is_v2_over_2_mu_g(friction):
+    mu, v0, g, h = 0.4, 3.0, 9.81, 1e-3
+    x, out = slide(friction, (1.0, 0.0), mu, v0, h=h)
+    assert abs(x[0] - v0**2 / (2 * mu * g)) < v0 * h and abs(x[1]) < 1e-12 and abs(x[2]) < 1e-12
+    assert np.isclose(out.contact.normal[0], 2.0 * g * h)  # the weight's impulse
+    # on the diagonal (a facet direction of the 8-sided cone) polyhedral friction is still μ,
+    # the box lets each axis carry μθ, √2 μ in all: the box model's anisotropy
+    x, out = slide(friction, (1.0, 1.0), mu, v0, h=h, bilateral=True)
+    factor = np.sqrt(2) if friction == "box" else 1.0
+    assert abs(np.hypot(x[0], x[1]) - v0**2 / (2 * factor * mu * g)) < v0 * h
+    assert abs(x[0] - x[1]) < 1e-12
+
+
+def test_constrained_step_bilateral_rows_and_bad_input():
+    from spatial.integrators import constrained_step
+
+    M = np.diag([1.0, 2.0, 3.0])
+    b = np.array([1.0, -2.0, 0.5])
+    G = np.array([[1.0, 1.0, 0.0]])
+    out = constrained_step(M, b, G=G, g=[0.2])
+    assert np.isclose(G[0] @ out.v, 0.2)
+    assert np.allclose(M @ out.v, b + G.T @ out.lam)  # the KKT system, solved independently
+    K = np.block([[M, -G.T], [G, np.zeros((1, 1))]])
+    sol = np.linalg.solve(K, np.r_[b, 0.2])
+    assert np.allclose(out.v, sol[:3]) and np.allclose(out.lam, sol[3:])
+    with pytest.raises(ValueError, match="singular bilateral rows"):
+        constrained_step(M, b, G=np.array([G[0], 2 * G[0]]), g=[0.0, 0.0])
+    with pytest.raises(ValueError, match="b must have shape"):
+        constrained_step(M, b[:2])
+    with pytest.raises(ValueError, match="J must have shape"):
+        constrained_step(M, b, J=np.eye(2))

@@ -28,6 +28,9 @@ system with exact Jacobians and the one-step matrix of every scheme.
 :mod:`~spatial.integrators.events` — :class:`Impacts`, steps that end at an impact located by
 bisection (the bouncing ball without symplectic Euler's energy loss).
 
+:mod:`~spatial.integrators.constrained` — :func:`constrained_step`, the §0.10 step with
+bilateral rows, contacts and box or polyhedral friction through :mod:`spatial.solvers`.
+
 :mod:`~spatial.integrators.regularized` — soft constraints (§0.11): compliance ``α`` and damping
 ``β`` as the regularization ``γα/h²`` of a KKT or LCP step, :func:`soft_step`.
 
@@ -45,8 +48,14 @@ from .oscillator import LinearOscillator
 from .reference import reference_solution
 from .steppers import ORDERS, STEPPERS, step, stepper
 
-# soft constraints solve LCPs with spatial.solvers (SciPy): loaded on first use
-_LAZY = {"SoftStep": "regularized", "regularization": "regularized", "soft_step": "regularized"}
+# constrained and soft steps solve LCPs with spatial.solvers (SciPy): loaded on first use
+_LAZY = {
+    "SoftStep": "regularized",
+    "regularization": "regularized",
+    "soft_step": "regularized",
+    "ConstrainedStep": "constrained",
+    "constrained_step": "constrained",
+}
 
 
 def __getattr__(name: str):
@@ -58,11 +67,13 @@ def __getattr__(name: str):
 __all__ = [
     "ORDERS",
     "STEPPERS",
+    "ConstrainedStep",
     "ForceJacobians",
     "Impacts",
     "Linearized",
     "LinearOscillator",
     "SoftStep",
+    "constrained_step",
     "reference_solution",
     "regularization",
     "soft_step",
