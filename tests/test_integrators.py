@@ -578,3 +578,32 @@ def test_a_free_body_as_tree_and_as_maximal_system_follows_the_same_trajectory(n
     poses = sp.systems.TreeSystem(model).poses(tree.q)
     assert np.abs(poses - maximal.q).max() < 1e-10
     assert np.abs(tree.v - maximal.v[:, 0]).max() < 1e-10
+
+
+def test_soft_step_with_bilateral_and_unilateral_rows_solves_the_full_system():
+    """Both kinds of rows at once, against the two cases of the complementarity solved as
+    plain linear systems (the contact active or not)."""
+    rng = np.random.default_rng(11)
+    A = rng.standard_normal((4, 4))
+    M = np.eye(4) + A @ A.T
+    G, N = rng.standard_normal((1, 4)), rng.standard_normal((1, 4))
+    h, alpha, beta, alpha_n = 0.01, 1e-3, 0.002, 1e-4
+    gamma, R = regularization(h, alpha, beta)
+    gamma_n, R_n = regularization(h, alpha_n, 0.0)
+    for phi_n in (-0.02, 0.05):  # penetrating (pushes) and apart (no impulse)
+        b = M @ rng.standard_normal(4)
+        out = soft_step(
+            M, b, h, G=G, phi=[0.003], alpha=alpha, beta=beta, N=N, phi_n=[phi_n], alpha_n=alpha_n
+        )
+        # active contact: M v - Gᵀλ - Nᵀz = b, G v + R λ = -γφ/h, N v + R_n z = -γ_n φ_n/h
+        K = np.zeros((6, 6))
+        K[:4, :4], K[:4, 4], K[:4, 5] = M, -G[0], -N[0]
+        K[4, :4], K[4, 4], K[5, :4], K[5, 5] = G[0], R, N[0], R_n
+        active = np.linalg.solve(K, np.r_[b, -gamma * 0.003 / h, -gamma_n * phi_n / h])
+        if active[5] > 0:
+            assert np.allclose(out.v, active[:4]) and np.isclose(out.z[0], active[5])
+            assert abs(out.w[0]) < 1e-9
+        else:
+            free = np.linalg.solve(K[:5, :5], np.r_[b, -gamma * 0.003 / h])
+            assert np.allclose(out.v, free[:4]) and out.z[0] == 0 and out.w[0] >= 0
+        assert np.isclose(G[0] @ out.v + R * out.lam[0], -gamma * 0.003 / h)
