@@ -41,6 +41,7 @@ contracts in ``pyproject.toml``, checked by ``make test``):
    :mod:`spatial.dynamics.loops`; :mod:`~spatial.reduced`: Sueda's REDMAX (part 2).
 7. :mod:`~spatial.systems`: the one system interface every formulation offers, and
    :mod:`~spatial.simulation`: the one loop, :func:`simulate`, and its :class:`Trajectory`.
+   :mod:`~spatial.integrators` between them: the steppers the loop takes by name.
 8. :mod:`~spatial.maximal` and :mod:`~spatial.contact`: formulations built on top.
 9. :mod:`~spatial.viz`, :mod:`~spatial.nb`, :mod:`~spatial.exercises`: for the notebooks.
 

@@ -6,10 +6,12 @@ What differs between formulations is only *how one step is taken*, and that is t
 business (:mod:`spatial.systems`):
 
 * a smooth system (joint coordinates of a tree or of a closed loop, independent coordinates of
-  §8.11) gives ``v̇ = accelerations(t, q, v)``, and the loop advances it with a fixed-step ODE
-  integrator: the classical fourth-order Runge–Kutta method (``"rk4"``) or symplectic
-  (semi-implicit) Euler (``"semi-implicit-euler"``: ``v⁺ = v + h v̇(q, v)``, ``q⁺ = q ⊕ h v⁺``,
-  the first-order scheme of Sueda eq. 1.29 and ArtiSynth §0.9);
+  §8.11) gives ``v̇ = accelerations(t, q, v)``, and the loop advances it with a fixed-step
+  integrator of :mod:`spatial.integrators` (ArtiSynth §0.9): the classical fourth-order
+  Runge–Kutta method (``"rk4"``, the default), symplectic (semi-implicit) Euler
+  (``"semi-implicit-euler"``: ``v⁺ = v + h v̇(q, v)``, ``q⁺ = q ⊕ h v⁺``, Sueda eq. 1.29), or,
+  for a system that also gives its force Jacobians, linearized backward Euler, the trapezoidal
+  rule or Bridson–Marino;
 * a time-stepped system (maximal coordinates with a KKT step, contact scenes with impulses)
   takes its own step, which may end early at an event and hands a ``carry`` to the next.
 
@@ -29,13 +31,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import integrators
 from ._validate import positive_scalar
-from .systems import MechanicalSystem, SmoothSystem, Step, SteppedSystem, as_system
+from .systems import MechanicalSystem, SteppedSystem, as_system
 
 __all__ = ["Trajectory", "simulate", "INTEGRATORS"]
 
 #: The fixed-step ODE integrators :func:`simulate` offers for smooth systems.
-INTEGRATORS = ("rk4", "semi-implicit-euler")
+INTEGRATORS = tuple(integrators.STEPPERS)
 
 _STEP_LIMIT = 20  # at most this many times the nominal number of steps (events shorten steps)
 
@@ -104,43 +107,14 @@ def _happened(value) -> bool:
     return value is not None and (not isinstance(value, bool | np.bool_) or bool(value))
 
 
-def _rk4(system: SmoothSystem, t: float, q, v, h: float, options: dict) -> Step:
-    """One classical Runge–Kutta step for ``q̇ = v``, ``v̇ = a(t, q, v)`` (positions by ⊕)."""
-    a1 = system.accelerations(t, q, v, **options)
-    v2 = v + 0.5 * h * a1
-    a2 = system.accelerations(t + 0.5 * h, system.integrate(q, v, 0.5 * h), v2, **options)
-    v3 = v + 0.5 * h * a2
-    a3 = system.accelerations(t + 0.5 * h, system.integrate(q, v2, 0.5 * h), v3, **options)
-    v4 = v + h * a3
-    a4 = system.accelerations(t + h, system.integrate(q, v3, h), v4, **options)
-    q_next = system.integrate(q, (v + 2.0 * v2 + 2.0 * v3 + v4) / 6.0, h)
-    return Step(q_next, v + h * (a1 + 2.0 * a2 + 2.0 * a3 + a4) / 6.0, h)
-
-
-def _semi_implicit_euler(system: SmoothSystem, t: float, q, v, h: float, options: dict) -> Step:
-    """Symplectic Euler: the velocity first, then the position with the new velocity."""
-    v_next = v + h * system.accelerations(t, q, v, **options)
-    return Step(system.integrate(q, v_next, h), v_next, h)
-
-
-_ODE_STEPS = {"rk4": _rk4, "semi-implicit-euler": _semi_implicit_euler}
-
-
 def _stepper(system: MechanicalSystem, integrator: str | None):
     """The function that takes one step of ``system``: its own step or an ODE integrator."""
     if integrator is None:
         if isinstance(system, SteppedSystem):
             return lambda t, q, v, h, carry, options: system.step(t, q, v, h, carry, **options)
         integrator = "rk4"
-    if integrator not in _ODE_STEPS:
-        raise ValueError(f"integrator must be one of {INTEGRATORS} or None, got {integrator!r}")
-    if not isinstance(system, SmoothSystem):
-        raise ValueError(
-            f"integrator {integrator!r} needs a system with accelerations(t, q, v); "
-            f"{type(system).__name__} only takes its own time steps (integrator=None)"
-        )
-    ode_step = _ODE_STEPS[integrator]
-    return lambda t, q, v, h, carry, options: ode_step(system, t, q, v, h, options)
+    take = integrators.stepper(integrator, system)
+    return lambda t, q, v, h, carry, options: take(t, q, v, h, options)
 
 
 def _duration(h: float, steps, duration) -> float:
@@ -189,9 +163,11 @@ def simulate(
         Step (s), > 0.  The last step is shortened to end at ``duration``.
     steps, duration :
         How long: exactly one of a number of steps (>= 0) or a time (s, > 0).
-    integrator : {None, "rk4", "semi-implicit-euler"}
-        For a smooth system the ODE integrator (default ``"rk4"``); ``None`` for a
-        time-stepped system means its own step.
+    integrator : None or str
+        For a smooth system a fixed-step integrator of :data:`spatial.integrators.STEPPERS`
+        (default ``"rk4"``; the implicit ones need the system's ``force_jacobians``, e.g.
+        ``spatial.integrators.Linearized(model)``); ``None`` for a time-stepped system means
+        its own step.
     **options
         Passed to every ``accelerations`` or ``step`` call, e.g. ``tau=`` (constant or
         ``tau(t, q, v)``) for a tree, the step options of a maximal system or a contact scene.

@@ -31,13 +31,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._batched import skew_matrix
 from .._validate import as_array
+from ..forces import Force, assemble
 from ..inertia import validate_inertia
 from ..joints import Joint
 from ..se3 import _as_frame, exp_se3, frame_inverse, log_se3
 from ..systems import Step
 from .constraints import _errors, _joint_states_at, _stack_q
-from .dynamics import mass_matrix
+from .dynamics import _bias, _gyroscopic_jacobian, mass_matrix
 from .rigid_body import potential_energy
 from .state import _check_system_state
 from .step import kkt_step
@@ -338,6 +340,63 @@ class System:
     def poses(self, T) -> np.ndarray:
         """The world frames of bodies ``1 … N``: the state itself."""
         return T
+
+    def _free_forces(self, forces, what: str) -> tuple:
+        """The validated ``forces`` of a system without joints (else ``ValueError``)."""
+        if self.m:
+            raise ValueError(
+                f"{what} applies to free bodies only: this system's {len(self.joints)} joint(s) "
+                "need its constrained KKT step (integrator=None)"
+            )
+        forces = tuple(forces)
+        for force in forces:
+            if not isinstance(force, Force):
+                raise ValueError(f"forces must be spatial.forces.Force objects, got {force!r}")
+        return forces
+
+    def force_jacobians(self, t, T, phi, *, forces=()) -> tuple:
+        """``(f, K, D)`` of free bodies for the implicit steppers of :mod:`spatial.integrators`.
+
+        ``f`` (6N) is the gyroscopic and gravity wrench ``ad(φ)ᵀMφ + M[0; Rᵀg]`` (Sueda eq. 1.21)
+        plus ``forces`` (:mod:`spatial.forces`).  The Jacobians are complete: ``D`` holds the
+        gyroscopic Jacobian (:func:`~spatial.maximal.gyroscopic_jacobian`) and the forces' ``D``;
+        ``K`` the forces' ``K`` and gravity's, ``M_b [[0, 0], [[Rᵀg], 0]]`` per body (turning the
+        body by ``α`` turns ``Rᵀg`` by ``[Rᵀg] α``).  Without gravity, backward Euler with these
+        is :func:`~spatial.maximal.kkt_step` with ``gyroscopic="implicit"`` and no joints.
+
+        Raises
+        ------
+        ValueError
+            If the system has joints (they need the KKT step) or a force is not a ``Force``.
+        """
+        forces = self._free_forces(forces, "force_jacobians")
+        f = _bias(self, T, phi)
+        D = _gyroscopic_jacobian(self, phi)
+        inertia = np.stack(self.inertia)
+        g_body = np.einsum("...bji,j->...bi", T[..., :3, :3], self.gravity)  # Rᵀg per body
+        blocks = inertia[..., :, 3:] @ skew_matrix(g_body)  # (..., N, 6, 3)
+        K = np.zeros(D.shape)
+        for i in range(self.N):
+            K[..., 6 * i : 6 * i + 6, 6 * i : 6 * i + 3] = blocks[..., i, :, :]
+        if forces:
+            fa, Ka, Da = assemble(forces, T, phi)
+            f, K, D = f + fa, K + Ka, D + Da
+        return f, K, D
+
+    def accelerations(self, t, T, phi, *, forces=()) -> np.ndarray:
+        """``φ̇ = M⁻¹(ad(φ)ᵀMφ + gravity + forces)`` of free bodies, shape ``(..., N, 6)``.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`force_jacobians`.
+        """
+        forces = self._free_forces(forces, "accelerations")
+        f = _bias(self, T, phi)
+        if forces:
+            f = f + assemble(forces, T, phi).f
+        a = np.linalg.solve(mass_matrix(self), f[..., None])[..., 0]
+        return a.reshape(a.shape[:-1] + (self.N, 6))
 
     def initial_records(self, T, phi) -> dict:
         """The records of :meth:`step` for the start of a simulation (no wrench, no contact)."""
