@@ -26,9 +26,13 @@ MIN_FIGURES = {
     "07-articulated-bodies-aba": 4,
     "08-closed-loops": 9,
     "09-hybrid-floating-gears": 9,
+    "10-accuracy-and-efficiency": 10,
     "11-contact-and-impact": 16,
     "12-maximal-coordinates": 10,
     "13-springs-and-muscles": 21,
+    "14-redmax-reduced-coordinates": 13,
+    "15-redmax-constraints": 7,
+    "16-time-integration": 9,
     "17-complementarity": 16,
 }
 DEFAULT_MIN_FIGURES = 1
