@@ -29,7 +29,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 
 test-lib: $(STAMP)
-	MPLBACKEND=Agg $(BIN)/pytest --doctest-modules spatial tests
+	MPLBACKEND=Agg $(BIN)/pytest -n 2 --doctest-modules spatial tests
 
 test-notebooks: $(STAMP)
 	$(NB_ENV) $(BIN)/pytest --nbval --nbval-current-env -n 2 --dist loadscope \
