@@ -36,17 +36,22 @@ contracts in ``pyproject.toml``, checked by ``make test``):
 3. :mod:`~spatial.solvers` (LCP, QP, mixed LCP, KKT, friction cones; no bodies) and
    :mod:`~spatial.forces` (force models with their stiffness and damping matrices).
 4. :mod:`~spatial.joints` (the one joint library) and :mod:`~spatial.model` (Table 4.3).
-5. :mod:`~spatial.kinematics` and :mod:`~spatial.builders`.
+5. :mod:`~spatial.kinematics`, :mod:`~spatial.builders` and :mod:`~spatial.urdf` (models from
+   and to URDF files).
 6. :mod:`~spatial.dynamics`: Featherstone's algorithms, with the closed loops of ch. 8 in
    :mod:`spatial.dynamics.loops`; :mod:`~spatial.reduced`: Sueda's REDMAX (part 2).
+   Above them, the studies of the algorithms (Featherstone ch. 10, App. A, §3.6–3.7, Table 2.4):
+   :mod:`~spatial.cost`, :mod:`~spatial.compact`, :mod:`~spatial.symbolic`,
+   :mod:`~spatial.accuracy`, :mod:`~spatial.constrained`, :mod:`~spatial.derivatives`.
 7. :mod:`~spatial.systems`: the one system interface every formulation offers, and
    :mod:`~spatial.simulation`: the one loop, :func:`simulate`, and its :class:`Trajectory`.
    :mod:`~spatial.integrators` between them: the steppers the loop takes by name.
 8. :mod:`~spatial.maximal` and :mod:`~spatial.contact`: formulations built on top.
 9. :mod:`~spatial.viz`, :mod:`~spatial.nb`, :mod:`~spatial.exercises`: for the notebooks.
 
-Modules that need SciPy's linear algebra or plotting (solvers, forces, maximal, contact, viz,
-nb, exercises) load on first use, so ``import spatial`` stays quick.
+Modules that need SciPy's linear algebra, plotting or XML (solvers, forces, maximal, contact,
+viz, nb, exercises, urdf, and the ch. 10 studies) load on first use, so ``import spatial`` stays
+quick.
 """
 
 from __future__ import annotations
