@@ -1,0 +1,349 @@
+"""Tests of spatial.attachments (ArtiSynth notes §0.17–0.21).
+
+Oracles: the full KKT system with the attachments as constraint rows (spatial.solvers.solve_kkt),
+explicit products of the projectors ``P_k``, ``point_mass_inertia`` and the RNEA of a free body
+with the particle's inertia added, ``composite_inertia``, and ``hybrid_dynamics`` of a tree with
+the particle merged into a body.
+"""
+
+import copy
+
+import numpy as np
+import pytest
+
+import spatial as sp
+from spatial import attachments as at
+from spatial import builders
+from spatial.dynamics import hybrid_dynamics, rnea
+from spatial.joints import Free
+from spatial.kinematics import jdot_qdot, point_jacobian
+from spatial.solvers import solve_kkt
+
+TOL = 1e-10
+
+
+def random_rotation(rng):
+    return sp.exp_so3(rng.normal(size=3))
+
+
+def random_attachments(rng, n_components=9, multi=True):
+    """Random sizes and a random DAG: component k hangs on masters among the components > k."""
+    sizes = [int(rng.choice([3, 6])) for _ in range(n_components)]
+    attachments = []
+    for k in range(n_components - 2):
+        if rng.random() < 0.3:
+            continue  # k stays active
+        candidates = list(range(k + 1, n_components))
+        count = int(rng.integers(1, 4)) if multi else 1
+        masters = rng.choice(candidates, size=min(count, len(candidates)), replace=False)
+        blocks = {int(j): rng.normal(size=(sizes[k], sizes[j])) for j in masters}
+        offset = rng.normal(size=sizes[k]) if rng.random() < 0.5 else None
+        attachments.append(at.attach(k, blocks, offset=offset))
+    rng.shuffle(attachments)
+    return sizes, attachments
+
+
+def random_system(rng, n, m=2):
+    B = rng.normal(size=(n, n))
+    return B @ B.T + n * np.eye(n), rng.normal(size=n), rng.normal(size=(m, n)), rng.normal(size=m)
+
+
+def full_kkt(att, M, f, C, gamma):
+    """The attachments as KKT rows ``x_k - Σ G_kj x_j = g_k`` next to ``C``."""
+    rows, rhs = [C], [gamma]
+    for a in att.attachments:
+        A = np.zeros((att.sizes[a.component], att.n))
+        A[:, att.slices[a.component]] = np.eye(att.sizes[a.component])
+        for j, G in zip(a.masters, a.blocks, strict=True):
+            A[:, att.slices[j]] -= G
+        rows.append(A)
+        rhs.append(np.zeros(len(A)) if a.offset is None else a.offset)
+    x, lam = solve_kkt(M, np.vstack(rows), f, np.concatenate(rhs))
+    return x, lam[: len(C)], lam[len(C) :]
+
+
+def random_topological_order(att, rng):
+    """A random elimination order: an attachment only after all attachments to its component."""
+    by_component = {a.component: i for i, a in enumerate(att.attachments)}
+    users = {i: set() for i in range(len(att.attachments))}
+    for i, a in enumerate(att.attachments):
+        for j in a.masters:
+            if j in by_component:
+                users[by_component[j]].add(i)
+    order, done = [], set()
+    while len(order) < len(att.attachments):
+        ready = [i for i in users if i not in done and users[i] <= done]
+        i = int(rng.choice(ready))
+        order.append(i)
+        done.add(i)
+    return order
+
+
+# ----------------------------------------------------------------------------- reduction
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_reduced_solve_equals_full_kkt(seed):
+    rng = np.random.default_rng(seed)
+    sizes, attachments = random_attachments(rng)
+    att = at.Attachments(sizes, attachments)
+    M, f, C, gamma = random_system(rng, att.n)
+    sol = at.solve(att, M, f, C, gamma)
+    x, lam, mu = full_kkt(att, M, f, C, gamma)
+    assert np.abs(sol.x - x).max() <= TOL * (1 + np.abs(x).max())
+    assert np.abs(sol.lam - lam).max() <= TOL * (1 + np.abs(lam).max())
+    assert np.abs(np.concatenate(sol.mu) - mu).max() <= TOL * (1 + np.abs(mu).max())
+    # and through the separate public steps
+    separate = np.concatenate(at.attachment_forces(att, M, f, x, C, lam))
+    assert np.abs(separate - mu).max() <= TOL * (1 + np.abs(mu).max())
+
+
+def test_random_systems_have_chains_and_multiple_masters():
+    rng = np.random.default_rng(0)
+    sizes, attachments = random_attachments(rng)
+    att = at.Attachments(sizes, attachments)
+    attached = set(att.attached)
+    assert any(j in attached for a in attachments for j in a.masters)  # a chain
+    assert any(len(a.masters) > 1 for a in attachments)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_elimination_order_does_not_matter(seed):
+    rng = np.random.default_rng(100 + seed)
+    sizes, attachments = random_attachments(rng)
+    base = at.Attachments(sizes, attachments)
+    M, f, C, gamma = random_system(rng, base.n)
+    red0, x0 = at.reduce(base, M, f, C, gamma), at.solve(base, M, f, C, gamma).x
+    for _ in range(5):
+        order = random_topological_order(base, rng)
+        att = at.Attachments(sizes, attachments, order=order)
+        red = at.reduce(att, M, f, C, gamma)
+        for a, b in ((red.M, red0.M), (red.f, red0.f), (red.C, red0.C), (red.gamma, red0.gamma)):
+            assert np.abs(a - b).max() <= 1e-11 * (1 + np.abs(b).max())
+        assert np.abs(at.solve(att, M, f, C, gamma).x - x0).max() <= TOL * (1 + np.abs(x0).max())
+
+
+def test_projectors_commute_for_unattached_masters():
+    rng = np.random.default_rng(3)
+    sizes = [3, 3, 6, 3, 6, 3]
+    attachments = [
+        at.attach(0, {2: rng.normal(size=(3, 6)), 4: rng.normal(size=(3, 6))}),
+        at.attach(1, {2: rng.normal(size=(3, 6))}),
+        at.attach(3, {4: rng.normal(size=(3, 6)), 5: rng.normal(size=(3, 3))}),
+    ]
+    att = at.Attachments(sizes, attachments)
+    P = [at.projector(att, i) for i in range(3)]
+    for i in range(3):
+        for j in range(3):
+            assert np.array_equal(P[i] @ P[j], P[j] @ P[i])
+
+
+def test_projectors_of_a_chain_do_not_commute_and_the_order_is_enforced():
+    sizes = [3, 3, 6]
+    chain = [at.weighted_point(0, [1], [1.0]), at.attach(1, {2: np.ones((3, 6))})]
+    att = at.Attachments(sizes, chain)
+    assert att.order == (0, 1)
+    P0, P1 = at.projector(att, 0), at.projector(att, 1)
+    assert not np.allclose(P0 @ P1, P1 @ P0)
+    with pytest.raises(ValueError, match="'1->2' is eliminated before '0->1'"):
+        at.Attachments(sizes, chain, order=[1, 0])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_P_M_Pt_is_the_reduced_mass_padded_with_zeros(seed):
+    rng = np.random.default_rng(200 + seed)
+    sizes, attachments = random_attachments(rng)
+    att = at.Attachments(sizes, attachments)
+    M = random_system(rng, att.n)[0]
+    P = at.reduction_matrix(att)
+    PMP = P @ M @ P.T
+    cols = np.concatenate([np.arange(att.n)[att.slices[i]] for i in att.active])
+    rest = np.setdiff1d(np.arange(att.n), cols)
+    assert np.abs(PMP[np.ix_(cols, cols)] - at.reduce(att, M).M).max() <= 1e-10 * np.abs(M).max()
+    assert np.abs(PMP[rest]).max() == 0.0 and np.abs(PMP[:, rest]).max() == 0.0
+
+
+def test_two_master_particle_mass_matrix_of_the_notes():
+    """§0.18: v_k = w1 v1 + w2 v2 couples the masters' masses."""
+    m1, m2, mk, w1 = 2.0, 3.0, 0.5, 0.3
+    att = at.Attachments([3, 3, 3], [at.weighted_point(2, [0, 1], [w1, 1 - w1])])
+    M = np.diag([m1] * 3 + [m2] * 3 + [mk] * 3)
+    I3 = np.eye(3)
+    expected = np.block(
+        [
+            [(m1 + w1**2 * mk) * I3, w1 * (1 - w1) * mk * I3],
+            [w1 * (1 - w1) * mk * I3, (m2 + (1 - w1) ** 2 * mk) * I3],
+        ]
+    )
+    assert np.abs(at.reduce(att, M).M - expected).max() <= 1e-15
+
+
+def test_recovered_velocities_satisfy_every_attachment():
+    rng = np.random.default_rng(7)
+    sizes, attachments = random_attachments(rng)
+    att = at.Attachments(sizes, attachments)
+    x = at.expand(att, rng.normal(size=att.n_active))
+    for a in attachments:
+        xk = sum(G @ x[att.slices[j]] for j, G in zip(a.masters, a.blocks, strict=True))
+        xk = xk + (0 if a.offset is None else a.offset)
+        assert np.abs(x[att.slices[a.component]] - xk).max() <= 1e-12 * (1 + np.abs(xk).max())
+
+
+def test_one_dimensional_constraint_on_an_attached_point():
+    """§0.20: project a velocity onto one row on an attached point == the full KKT solve."""
+    rng = np.random.default_rng(11)
+    sizes = [6, 3, 3, 3]
+    R = random_rotation(rng)
+    attachments = [
+        at.point_on_body(1, 0, [0.3, -0.2, 0.5], R=R),
+        at.weighted_point(2, [1, 3], [0.25, 0.75]),
+    ]
+    att = at.Attachments(sizes, attachments)
+    M = random_system(rng, att.n)[0]
+    row = np.zeros(att.n)
+    row[att.slices[2]] = [0.0, 0.0, 1.0]  # the z velocity of the point on the segment
+    v0 = rng.normal(size=att.n_active)
+    v, w = at.project_constraint(att, M, row, 0.4, v0)
+    assert abs(v[att.slices[2]][2] - 0.4) <= 1e-12
+    x, lam, _ = full_kkt(att, M, M @ at.expand(att, v0), row[None], np.array([0.4]))
+    assert np.abs(v - x).max() <= TOL
+    red = at.reduce(att, M, C=row[None])
+    assert abs(w - red.C[0] @ np.linalg.solve(red.M, red.C[0])) <= 1e-12
+
+
+# ----------------------------------------------------------------------------- rigid bodies
+
+
+def free_body_model(inertia):
+    model = sp.Model(gravity=[0.0, 0.0, 0.0])
+    model.add_body(0, Free(), np.eye(6), inertia)
+    return model
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_particle_on_body_added_inertia_and_fictitious_force(seed):
+    rng = np.random.default_rng(300 + seed)
+    I_body = sp.mcI(2.0, rng.normal(size=3) * 0.1, np.diag([0.3, 0.4, 0.5]))
+    m, c, R = 0.7, rng.normal(size=3), random_rotation(rng)
+    phi = rng.normal(size=6)
+    a = at.point_on_body(1, 0, c, R=R).with_offset(at.point_bias(c, phi, R=R))
+    att = at.Attachments([6, 3], [a])
+    M = np.zeros((9, 9))
+    M[:6, :6], M[6:, 6:] = I_body, m * np.eye(3)
+    red = at.reduce(att, M, np.zeros(9))
+    I_p = sp.point_mass_inertia(m, c)
+    assert np.abs(red.M - (I_body + I_p)).max() <= 1e-12
+    assert np.abs(at.added_inertia(m, c) - I_p).max() <= 1e-12
+    # the velocity-product force of the point mass from the RNEA of a free body (Table 5.1)
+    q = np.concatenate([[1.0, 0, 0, 0], rng.normal(size=3)])
+    with_point = rnea(free_body_model(I_body + I_p), q, phi, np.zeros(6))
+    without = rnea(free_body_model(I_body), q, phi, np.zeros(6))
+    assert np.abs(red.f - (without - with_point)).max() <= 1e-12
+    assert np.abs(at.fictitious_force(m, c, phi) - red.f).max() <= 1e-12
+
+
+def test_point_bias_is_the_derivative_of_the_point_velocity():
+    rng = np.random.default_rng(5)
+    c, phi, phid = rng.normal(size=3), rng.normal(size=6), rng.normal(size=6)
+    T = sp.frame(random_rotation(rng), rng.normal(size=3))
+
+    def velocity(t):
+        Tt = T @ sp.exp_se3(t * phi)  # constant body twist ...
+        return Tt[:3, :3] @ (sp.material_jacobian(c) @ (phi + t * phid))  # ... plus t φ̇
+
+    h = 1e-5
+    numeric = (velocity(h) - velocity(-h)) / (2 * h)
+    G = at.point_on_body(1, 0, c, R=T[:3, :3]).blocks[0]
+    assert np.abs(numeric - (G @ phid + at.point_bias(c, phi, R=T[:3, :3]))).max() <= 1e-8
+
+
+def test_frame_attached_to_body_is_a_composite_body():
+    rng = np.random.default_rng(9)
+    Ia = sp.mcI(1.5, [0.1, 0.0, 0.2], np.diag([0.2, 0.3, 0.4]))
+    Ib = sp.mcI(0.8, [0.0, -0.1, 0.0], np.diag([0.05, 0.06, 0.07]))
+    X = sp.frame(random_rotation(rng), rng.normal(size=3))
+    att = at.Attachments([6, 6], [at.frame_on_body(1, 0, X)])
+    M = np.zeros((12, 12))
+    M[:6, :6], M[6:, 6:] = Ia, Ib
+    red = at.reduce(att, M)
+    composite = sp.composite_inertia([Ia, Ib], [np.eye(4), X])
+    assert np.abs(red.M - composite).max() <= 1e-12
+
+
+def test_prescribed_joint_force_equals_hybrid_dynamics():
+    """§0.21 with a particle attached to a tree: the prescribed joint's force == hybrid."""
+    rng = np.random.default_rng(12)
+    model = builders.random_tree(rng, 4, joints=("R",))
+    body, c, m = 3, rng.normal(size=3) * 0.3, 0.9
+    q, qd = model.random_configuration(rng), rng.normal(size=model.nv)
+    tau = rng.normal(size=model.nv)
+    mask = np.array([True, False, True, False])
+    qdd_known = rng.normal(size=model.nv)
+    # the attached formulation: one component per joint, the particle in world coordinates
+    J = point_jacobian(model, q, body, c)
+    bias = jdot_qdot(model, q, qd, body, point=c)
+    sizes = [1] * model.nv + [3]
+    particle = model.nv
+    a = at.attach(particle, {i: J[:, i : i + 1] for i in range(model.nv)}, offset=bias)
+    att = at.Attachments(sizes, [a])
+    M = np.zeros((model.nv + 3, model.nv + 3))
+    M[: model.nv, : model.nv] = sp.crba(model, q)
+    M[model.nv :, model.nv :] = m * np.eye(3)
+    f = np.concatenate([tau - rnea(model, q, qd, np.zeros(model.nv)), m * model.gravity])
+    f[: model.nv][mask] = -rnea(model, q, qd, np.zeros(model.nv))[mask]  # τ unknown there
+    prescribed = {i: qdd_known[i : i + 1] for i in np.flatnonzero(mask)}
+    sol = at.solve(att, M, f, prescribed=prescribed)
+    merged = copy.deepcopy(model)
+    merged.inertia[body] = model.inertia[body] + sp.point_mass_inertia(m, c)
+    qdd, tau_h = hybrid_dynamics(merged, q, qd, qdd_known, tau, mask)
+    assert np.abs(sol.x[: model.nv] - qdd).max() <= TOL
+    for i in np.flatnonzero(mask):
+        assert abs(sol.prescribed_force[i][0] - tau_h[i]) <= TOL
+
+
+def test_attachment_force_on_a_particle_holds_it_on_the_body():
+    """μ of a particle at rest on a body at rest, under gravity: it carries the weight."""
+    m = 0.4
+    att = at.Attachments([6, 3], [at.point_on_body(1, 0, [0.2, 0, 0])])
+    M = np.zeros((9, 9))
+    M[:6, :6], M[6:, 6:] = np.eye(6), m * np.eye(3)
+    g = np.array([0.0, 0.0, -9.81])
+    sol = at.solve(att, M, np.concatenate([np.zeros(6), m * g]), prescribed={0: np.zeros(6)})
+    assert np.allclose(sol.mu[0], -m * g, atol=1e-12)
+    # the body must be held with the particle's weight and its moment about the body origin
+    assert np.allclose(
+        sol.prescribed_force[0], -np.concatenate([np.cross([0.2, 0, 0], m * g), m * g])
+    )
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+def test_errors_name_the_attachment():
+    G = np.eye(3)
+    with pytest.raises(ValueError, match=r"attachment cycle: attachments \['a', 'b'\]"):
+        at.Attachments([3, 3, 3], [at.attach(0, {1: G}, name="a"), at.attach(1, {0: G}, name="b")])
+    with pytest.raises(ValueError, match="attachment 'self': component 1 is attached to itself"):
+        at.Attachments([3, 3], [at.attach(1, {1: G}, name="self")])
+    with pytest.raises(
+        ValueError, match="attachment 'w': the weights .* sum to 1, they sum to 0.9"
+    ):
+        at.weighted_point(0, [1, 2], [0.4, 0.5], name="w")
+    with pytest.raises(ValueError, match="attachment 'far': master 7 does not exist"):
+        at.Attachments([3, 3], [at.attach(0, {7: G}, name="far")])
+    with pytest.raises(ValueError, match="attachment 'ghost': component 5 does not exist"):
+        at.Attachments([3, 3], [at.attach(5, {0: G}, name="ghost")])
+    with pytest.raises(ValueError, match="attachment 'twice': component 0 is already attached by"):
+        at.Attachments([3, 3, 3], [at.attach(0, {1: G}), at.attach(0, {2: G}, name="twice")])
+    with pytest.raises(
+        ValueError, match=r"attachment 'shape': G for master 1 must have shape \(3, 6\)"
+    ):
+        at.Attachments([3, 6], [at.attach(0, {1: G}, name="shape")])
+    with pytest.raises(ValueError, match="prescribed component 0 is attached"):
+        att = at.Attachments([3, 3], [at.attach(0, {1: G})])
+        at.solve(att, np.eye(6), np.zeros(6), prescribed={0: np.zeros(3)})
+    with pytest.raises(ValueError, match="needs at least one master"):
+        at.attach(0, {})
+    with pytest.raises(ValueError, match="c' = 0"):
+        att = at.Attachments([3, 3], [at.attach(0, {1: np.zeros((3, 3))})])
+        at.project_constraint(att, np.eye(6), [1, 0, 0, 0, 0, 0], 0.0, np.zeros(3))
