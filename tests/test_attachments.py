@@ -17,6 +17,7 @@ from spatial import builders
 from spatial.dynamics import hybrid_dynamics, rnea
 from spatial.joints import Free
 from spatial.kinematics import jdot_qdot, point_jacobian
+from spatial.se3 import frame_inverse
 from spatial.solvers import solve_kkt
 
 TOL = 1e-10
@@ -347,3 +348,105 @@ def test_errors_name_the_attachment():
     with pytest.raises(ValueError, match="c' = 0"):
         att = at.Attachments([3, 3], [at.attach(0, {1: np.zeros((3, 3))})])
         at.project_constraint(att, np.eye(6), [1, 0, 0, 0, 0, 0], 0.0, np.zeros(3))
+
+
+# ----------------------------------------------------------------------------- the system
+
+
+def welded_system(rng):
+    """Body a, body b welded to a, a particle on b: one composite body."""
+    Ia = sp.mcI(1.5, [0.1, 0.0, 0.2], np.diag([0.2, 0.3, 0.4]))
+    Ib = sp.mcI(0.8, [0.0, -0.1, 0.0], np.diag([0.05, 0.06, 0.07]))
+    X = sp.frame(random_rotation(rng), rng.normal(size=3))
+    c, m = np.array([0.3, -0.2, 0.5]), 0.6
+    system = at.AttachedSystem()
+    a, b, p = system.add_body(Ia), system.add_body(Ib), system.add_particle(m)
+    system.attach_frame(b, a, X)
+    system.attach_point(p, b, c)
+    composite = sp.composite_inertia([Ia, Ib, sp.point_mass_inertia(m, c)], [np.eye(4), X, X])
+    return system, a, composite, X, c
+
+
+def test_welded_bodies_move_as_the_composite_body():
+    rng = np.random.default_rng(21)
+    system, a, composite, X, c = welded_system(rng)
+    T0 = sp.frame(sp.exp_so3([0.1, 0.2, 0.3]), [0.0, 0.0, 1.0])
+    phi0 = np.array([1.0, 2.0, 3.0, 0.1, 0.2, 0.3])
+    q0, v0 = system.pack({a: T0}, {a: phi0})
+    assert np.abs(system.mass_matrix(q0) - composite).max() <= 1e-12
+    traj = sp.simulate(system, q0, v0, 1e-3, steps=100, integrator="rk4")
+    single = sp.maximal.System()
+    single.add_body(composite)
+    ref = sp.simulate(single, T0[None], phi0[None], 1e-3, steps=100, integrator="rk4")
+    assert np.abs(traj.q.reshape(-1, 4, 4) - ref.q[:, 0]).max() <= 1e-12
+    assert np.abs(traj.v - ref.v[:, 0]).max() <= 1e-12
+    drift, drift_ref = np.ptp(traj.energy), np.ptp(ref.energy)
+    assert drift <= 2 * drift_ref + 1e-12
+    # the attached frame and point are exactly where the master puts them
+    poses, points = system.poses(traj.q), system.points(traj.q)
+    assert np.abs(poses[:, 1] - poses[:, 0] @ X).max() <= 1e-12
+    on_body = poses[:, 1, :3, 3] + poses[:, 1, :3, :3] @ c
+    assert np.abs(points[:, 0] - on_body).max() <= 1e-12
+
+
+def test_recovered_velocities_are_the_derivatives_of_the_attached_positions():
+    rng = np.random.default_rng(22)
+    system, a, _, _, _ = welded_system(rng)
+    q, v = system.pack({a: sp.frame(random_rotation(rng), [0, 0, 0])}, {a: rng.normal(size=6)})
+    h = 1e-6
+    qp, qm = system.integrate(q, v, h), system.integrate(q, v, -h)
+    velocities = system.velocities(q, v)
+    x_dot = (system.points(qp)[0] - system.points(qm)[0]) / (2 * h)
+    assert np.abs(x_dot - velocities[2]).max() <= 1e-7
+    Tb = system.poses(q)[1]
+    phi_b = sp.unbracket(frame_inverse(Tb) @ (system.poses(qp)[1] - system.poses(qm)[1]) / (2 * h))
+    assert np.abs(phi_b - velocities[1]).max() <= 1e-7
+
+
+def rope_between_bodies(n=6, gravity=(0.0, 0.0, -9.81)):
+    system = at.AttachedSystem(gravity=gravity)
+    I = sp.cuboid_inertia(2.0, 0.3, 0.3, 0.3)
+    left, right = system.add_body(I), system.add_body(I)
+    ends = [system.add_particle(0.0), system.add_particle(0.0)]
+    system.attach_point(ends[0], left, [0.15, 0.0, 0.0])
+    system.attach_point(ends[1], right, [-0.15, 0.0, 0.0])
+    beads = [system.add_particle(0.05) for _ in range(n)]
+    chain = [ends[0], *beads, ends[1]]
+    for i, j in zip(chain[:-1], chain[1:], strict=True):
+        system.add_spring(i, j, 200.0, 0.1)
+    positions = {left: sp.frame(np.eye(3), [-0.5, 0, 0]), right: sp.frame(np.eye(3), [0.5, 0, 0])}
+    for k, b in enumerate(beads):
+        positions[b] = np.array([-0.35 + 0.7 * (k + 1) / (n + 1), 0.0, 0.0])
+    velocities = {left: [0.0, 0.0, 2.0, 0.0, -0.5, 0.0], right: [1.0, 0.0, 0.0, 0.0, 0.5, 0.0]}
+    return system, system.pack(positions, velocities), chain
+
+
+def test_rope_between_moving_bodies_conserves_energy_and_stays_attached():
+    system, (q0, v0), chain = rope_between_bodies()
+    coarse = sp.simulate(system, q0, v0, 2e-3, steps=100, integrator="rk4")
+    fine = sp.simulate(system, q0, v0, 1e-3, steps=200, integrator="rk4")
+    drift_coarse, drift_fine = np.ptp(coarse.energy), np.ptp(fine.energy)
+    assert drift_fine <= 1e-6 * abs(fine.energy[0]) + 1e-9
+    assert drift_fine < drift_coarse / 8  # RK4's energy error shrinks with h (order 4: ÷16)
+    poses, points = system.poses(fine.q), system.points(fine.q)
+    ends = poses[:, :, :3, 3] + np.einsum(
+        "tbij,bj->tbi", poses[:, :, :3, :3], [[0.15, 0, 0], [-0.15, 0, 0]]
+    )
+    assert np.abs(points[:, :2] - ends).max() <= 1e-12
+
+
+def test_system_errors():
+    system = at.AttachedSystem()
+    body, p = system.add_body(np.eye(6)), system.add_particle(0.0)
+    with pytest.raises(ValueError, match="massless particle 'particle 1' must be attached"):
+        system.pack({body: np.eye(4), p: np.zeros(3)})
+    with pytest.raises(ValueError, match="particle 0 .* is a body, not a particle"):
+        system.attach_point(body, body, [0, 0, 0])
+    system.attach_point(p, body, [0.0, 0.0, 1.0])
+    with pytest.raises(ValueError, match="component 1 is attached or does not exist"):
+        system.pack({body: np.eye(4), p: np.zeros(3)})
+    with pytest.raises(ValueError, match="component 0 .* needs a position"):
+        system.pack({})
+    other = system.add_particle(1.0)
+    with pytest.raises(ValueError, match="weights of a point attachment must sum to 1"):
+        system.attach_weighted(other, [p], [0.5])

@@ -39,9 +39,11 @@ from .reduction import (
     reduction_matrix,
     solve,
 )
+from .system import AttachedSystem
 
 __all__ = [
     "AttachedSolution",
+    "AttachedSystem",
     "Attachment",
     "Attachments",
     "Reduced",
