@@ -450,3 +450,45 @@ def test_system_errors():
     other = system.add_particle(1.0)
     with pytest.raises(ValueError, match="weights of a point attachment must sum to 1"):
         system.attach_weighted(other, [p], [0.5])
+
+
+# ----------------------------------------------------------------------------- exercises
+
+
+def test_ch18_checkers_pass_the_solutions_and_fail_wrong_answers():
+    from spatial.exercises import ch18
+    from spatial.vectors import skew
+
+    def block(R, c):
+        return R @ np.hstack([-skew(c), np.eye(3)])
+
+    def mass(m1, m2, mk, w1):
+        w = np.array([w1, 1 - w1])
+        return np.kron(np.diag([m1, m2]) + mk * np.outer(w, w), np.eye(3))
+
+    def force(m, c, phi):
+        w, v = phi[:3], phi[3:]
+        a = np.cross(w, v + np.cross(w, c))
+        return -m * np.concatenate([np.cross(c, a), a])
+
+    ch18.CHECKS["18.1"](block)
+    ch18.CHECKS["18.2"](mass)
+    ch18.CHECKS["18.3"](force)
+    with pytest.raises(AssertionError, match="linear-first"):
+        ch18.CHECKS["18.1"](lambda R, c: R @ np.hstack([np.eye(3), -skew(c)]))
+    with pytest.raises(AssertionError, match="the notes' sign"):
+        ch18.CHECKS["18.1"](lambda R, c: -block(R, c))
+    with pytest.raises(AssertionError, match="eq. 0.36|v_p = R"):
+        ch18.CHECKS["18.1"](lambda R, c: np.hstack([-skew(c), np.eye(3)]))
+    with pytest.raises(AssertionError, match="coupled"):
+        ch18.CHECKS["18.2"](
+            lambda m1, m2, mk, w1: np.kron(
+                np.diag([m1 + w1 * w1 * mk, m2 + (1 - w1) ** 2 * mk]), np.eye(3)
+            )
+        )
+    with pytest.raises(AssertionError, match="ArtiSynth §0.18"):
+        ch18.CHECKS["18.2"](lambda m1, m2, mk, w1: mass(m1, m2, mk, 0.5))
+    with pytest.raises(AssertionError, match="wrong sign"):
+        ch18.CHECKS["18.3"](lambda m, c, phi: -force(m, c, phi))
+    with pytest.raises(AssertionError, match="eq. 0.23"):
+        ch18.CHECKS["18.3"](lambda m, c, phi: force(m, 2 * c, phi))
