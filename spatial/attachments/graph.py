@@ -203,6 +203,20 @@ class Attachments:
         Naming the attachment: a component or master that does not exist, a component attached
         to itself or attached twice, a block whose shape is not ``n_k x n_j``, an attachment
         cycle, or an ``order`` that is not a valid elimination order.
+
+    Examples
+    --------
+    A particle (component 2) midway between two particles: eliminating it couples its masters'
+    masses (ArtiSynth §0.18).
+
+    >>> import numpy as np
+    >>> from spatial import attachments as at
+    >>> att = at.Attachments([3, 3, 3], [at.weighted_point(2, [0, 1], [0.5, 0.5])])
+    >>> att.active, att.attached
+    ((0, 1), (2,))
+    >>> at.reduce(att, np.diag([1.0] * 3 + [2.0] * 3 + [4.0] * 3)).M[::3, ::3]
+    array([[2., 1.],
+           [1., 3.]])
     """
 
     def __init__(self, sizes, attachments, order=None):
