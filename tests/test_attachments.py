@@ -492,3 +492,16 @@ def test_ch18_checkers_pass_the_solutions_and_fail_wrong_answers():
         ch18.CHECKS["18.3"](lambda m, c, phi: -force(m, c, phi))
     with pytest.raises(AssertionError, match="eq. 0.23"):
         ch18.CHECKS["18.3"](lambda m, c, phi: force(m, 2 * c, phi))
+
+
+def test_implicit_steppers_run_an_attached_system_through_linearized():
+    from spatial.integrators import Linearized
+
+    system, (q0, v0), _ = rope_between_bodies(gravity=(0.0, 0.0, 0.0))
+    runs = {
+        name: sp.simulate(Linearized(system), q0, v0, 2e-3, steps=50, integrator=name)
+        for name in ("implicit-euler", "trapezoidal")
+    }
+    backward = runs["implicit-euler"].energy
+    assert np.all(np.diff(backward) < 0)  # backward Euler dissipates, step by step
+    assert np.ptp(runs["trapezoidal"].energy) < np.ptp(backward) / 50

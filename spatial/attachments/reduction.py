@@ -233,6 +233,10 @@ def projector(att: Attachments, i: int) -> np.ndarray:
         raise ValueError(f"expected an Attachments object, got {type(att).__name__}")
     if not isinstance(i, (int, np.integer)) or not 0 <= i < len(att.attachments):
         raise ValueError(f"i must be an attachment position 0 … {len(att.attachments) - 1}")
+    return _projector(att, i)
+
+
+def _projector(att: Attachments, i: int) -> np.ndarray:
     a = att.attachments[i]
     P = np.eye(att.n)
     k = att.slices[a.component]
@@ -255,9 +259,11 @@ def reduction_matrix(att: Attachments) -> np.ndarray:
         The rows and columns of attached components of ``P M Pᵀ`` are zero; the active ones hold
         the reduced mass matrix (ArtiSynth §0.17, the ``P M Pᵀ`` form).
     """
+    if not isinstance(att, Attachments):
+        raise ValueError(f"expected an Attachments object, got {type(att).__name__}")
     P = np.eye(att.n)
     for i in att.order:
-        P = projector(att, i) @ P
+        P = _projector(att, i) @ P
     return P
 
 

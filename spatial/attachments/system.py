@@ -33,8 +33,8 @@ from .._validate import as_array, nonnegative_scalar, positive_scalar
 from ..inertia import validate_inertia
 from ..maximal.rigid_body import _coriolis, _gravity
 from ..se3 import _as_frame, exp_se3, frame_inverse, log_se3
-from .bodies import frame_on_body, point_on_body
-from .graph import Attachments, weighted_point
+from .bodies import _gamma, frame_on_body
+from .graph import Attachment, Attachments, weighted_point
 from .reduction import _expand, _reduce
 
 __all__ = ["AttachedSystem"]
@@ -106,7 +106,8 @@ class AttachedSystem:
         """Fix ``particle`` at the point ``c`` (body coordinates) of ``body``."""
         k = self._component(particle, _PARTICLE, "particle")
         b = self._component(body, _BODY, "body")
-        self._links.append(("point", k, b, as_array(c, "c", (3,)).copy()))
+        c = as_array(c, "c", (3,))
+        self._links.append(("point", k, b, c.copy(), _gamma(c)))
         self._att = None
 
     def attach_weighted(self, particle, masters, weights) -> None:
@@ -114,7 +115,8 @@ class AttachedSystem:
         k = self._component(particle, _PARTICLE, "particle")
         js = [self._component(j, _PARTICLE, "master") for j in masters]
         w = weighted_point(k, js, weights, name=self.names[k])  # checks the weights
-        self._links.append(("weights", k, tuple(js), np.array([G[0, 0] for G in w.blocks])))
+        weights = np.array([G[0, 0] for G in w.blocks])
+        self._links.append(("weights", k, tuple(js), weights, w.blocks))
         self._att = None
 
     def attach_frame(self, child, parent, X) -> None:
@@ -122,7 +124,8 @@ class AttachedSystem:
         k = self._component(child, _BODY, "child")
         p = self._component(parent, _BODY, "parent")
         X = _as_frame(X, "X")
-        self._links.append(("frame", k, p, X.copy()))
+        G = frame_on_body(k, p, X).blocks
+        self._links.append(("frame", k, p, X.copy(), G))
         self._att = None
 
     def add_spring(self, i, j, stiffness, rest_length, damping=0.0) -> None:
@@ -139,16 +142,14 @@ class AttachedSystem:
         return [6 if kind == _BODY else 3 for kind in self.kinds]
 
     def _attachments_at(self, R: dict) -> list:
+        """The attachments with the blocks ``G`` of a configuration (body rotations ``R``)."""
         out = []
-        for link in self._links:
-            kind, k, m = link[0], link[1], link[2]
-            name = f"{self.names[k]} on {self.names[m] if kind != 'weights' else 'its masters'}"
+        for kind, k, m, _, blocks in self._links:
+            masters = m if kind == "weights" else (m,)
             if kind == "point":
-                out.append(point_on_body(k, m, link[3], R=R.get(m), name=name))
-            elif kind == "weights":
-                out.append(weighted_point(k, m, link[3], name=name))
-            else:
-                out.append(frame_on_body(k, m, link[3], name=name))
+                blocks = (blocks if m not in R else R[m] @ blocks,)
+            who = "its masters" if kind == "weights" else self.names[m]
+            out.append(Attachment(k, masters, tuple(blocks), None, f"{self.names[k]} on {who}"))
         return out
 
     @property
@@ -234,7 +235,7 @@ class AttachedSystem:
             out[i] = q[s].reshape(4, 4) if self.kinds[i] == _BODY else q[s]
         links = {link[1]: link for link in self._links}
         for a in reversed(att.order):  # masters first
-            kind, k, m, data = links[att.attachments[a].component]
+            kind, k, m, data, _ = links[att.attachments[a].component]
             if kind == "point":
                 out[k] = out[m][:3, 3] + out[m][:3, :3] @ data
             elif kind == "weights":
@@ -331,7 +332,7 @@ class AttachedSystem:
         links = {link[1]: link for link in self._links}
         out = []
         for a in att.attachments:
-            kind, k, m, data = links[a.component]
+            kind, k, m, data, _ = links[a.component]
             if kind == "point":
                 phi = x[att.slices[m]]
                 b = np.cross(phi[:3], phi[3:] + np.cross(phi[:3], data))
