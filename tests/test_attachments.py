@@ -497,9 +497,9 @@ def test_ch18_checkers_pass_the_solutions_and_fail_wrong_answers():
 def test_implicit_steppers_run_an_attached_system_through_linearized():
     from spatial.integrators import Linearized
 
-    system, (q0, v0), _ = rope_between_bodies(gravity=(0.0, 0.0, 0.0))
+    system, (q0, v0), _ = rope_between_bodies(n=2, gravity=(0.0, 0.0, 0.0))
     runs = {
-        name: sp.simulate(Linearized(system), q0, v0, 2e-3, steps=50, integrator=name)
+        name: sp.simulate(Linearized(system), q0, v0, 2e-3, steps=20, integrator=name)
         for name in ("implicit-euler", "trapezoidal")
     }
     backward = runs["implicit-euler"].energy
