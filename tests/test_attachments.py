@@ -505,3 +505,29 @@ def test_implicit_steppers_run_an_attached_system_through_linearized():
     backward = runs["implicit-euler"].energy
     assert np.all(np.diff(backward) < 0)  # backward Euler dissipates, step by step
     assert np.ptp(runs["trapezoidal"].energy) < np.ptp(backward) / 50
+
+
+def test_the_notes_linear_first_formulas_of_section_0_19_converted():
+    """Eq. 0.36's G, the added inertia and the fictitious force as the notes print them."""
+    from spatial.vectors import skew, swap_linear_angular
+
+    rng = np.random.default_rng(23)
+    m, c, R, phi = 0.8, rng.normal(size=3), random_rotation(rng), rng.normal(size=6)
+    w, v = phi[:3], phi[3:]
+    G_notes = np.hstack([-R, R @ skew(c)])  # v_p + G_notes (v, ω) = 0
+    assert (
+        np.abs(-swap_linear_angular(G_notes) - at.point_on_body(1, 0, c, R=R).blocks[0]).max()
+        <= 1e-15
+    )
+    C = skew(c)
+    added_notes = m * np.block([[np.eye(3), -C], [C, -C @ C]])
+    assert np.abs(swap_linear_angular(added_notes) - at.added_inertia(m, c)).max() <= 1e-15
+    # the notes' force goes with their acceleration a = v̇ + ω × v; ours with φ̇
+    force_notes = np.concatenate(
+        [-m * np.cross(w, np.cross(w, c)), m * np.cross(w, np.cross(c, np.cross(c, w)))]
+    )
+    ours = (
+        swap_linear_angular(force_notes)
+        - sp.point_mass_inertia(m, c) @ np.r_[np.zeros(3), np.cross(w, v)]
+    )
+    assert np.abs(ours - at.fictitious_force(m, c, phi)).max() <= 1e-12
