@@ -531,3 +531,50 @@ def test_the_notes_linear_first_formulas_of_section_0_19_converted():
         - sp.point_mass_inertia(m, c) @ np.r_[np.zeros(3), np.cross(w, v)]
     )
     assert np.abs(ours - at.fictitious_force(m, c, phi)).max() <= 1e-12
+
+
+def test_cable_over_via_points_on_bones_is_the_multi_point_spring():
+    """Massless via points attached to two bodies: the same accelerations as MultiPointSpring."""
+    from spatial.forces import LinearLaw, MultiPointSpring
+
+    rng = np.random.default_rng(24)
+    inertias = [sp.cuboid_inertia(1.0, 0.4, 0.1, 0.1), sp.cuboid_inertia(1.5, 0.1, 0.5, 0.1)]
+    where = [
+        (0, [0.2, 0.05, 0.0]),
+        (0, [0.1, -0.05, 0.05]),
+        (1, [0.0, 0.2, 0.05]),
+        (1, [0.05, -0.2, 0.0]),
+    ]
+    system = at.AttachedSystem(gravity=(0.0, 0.0, -9.81))
+    bodies = [system.add_body(I) for I in inertias]
+    path = []
+    for b, c in where:
+        path.append(system.add_particle(0.0))
+        system.attach_point(path[-1], bodies[b], c)
+    system.add_cable(path, 40.0, 0.3, damping=0.7)
+    T = sp.exp_se3(rng.normal(size=(2, 6)) * 0.5)
+    phi = rng.normal(size=(2, 6))
+    q, v = system.pack({0: T[0], 1: T[1]}, {0: phi[0], 1: phi[1]})
+    reference = sp.maximal.System(gravity=(0.0, 0.0, -9.81))
+    for I in inertias:
+        reference.add_body(I)
+    spring = MultiPointSpring(
+        [b + 1 for b, _ in where], [c for _, c in where], LinearLaw(40.0, 0.3, 0.7)
+    )
+    expected = reference.accelerations(0.0, T, phi, forces=(spring,))
+    assert np.abs(system.accelerations(0.0, q, v) - expected.reshape(-1)).max() <= 1e-10
+    # the energies: the bodies' plus the cable's ½ k (L - L₀)²
+    length = np.linalg.norm(np.diff(system.points(q), axis=0), axis=1).sum()
+    kinetic, potential = system.energy(q, v)
+    kinetic_ref, gravity_ref = reference.energy(T, phi)
+    assert abs(kinetic - kinetic_ref) <= 1e-12 * kinetic_ref
+    assert abs(potential - gravity_ref - 0.5 * 40.0 * (length - 0.3) ** 2) <= 1e-12
+
+
+def test_cable_errors():
+    system = at.AttachedSystem()
+    p = system.add_particle(1.0)
+    with pytest.raises(ValueError, match="two or more distinct consecutive points"):
+        system.add_cable([p, p], 1.0, 0.0)
+    with pytest.raises(ValueError, match="stiffness"):
+        system.add_spring(p, system.add_particle(1.0), -1.0, 0.0)

@@ -4,7 +4,8 @@
 ``φ = [ω; v]``, as in :mod:`spatial.maximal`) and particles (state: world position ``x`` and
 velocity ``ẋ``), and attaches some of them to others: a particle to a point of a body, a particle
 to a weighted average of other particles (a point on a segment, a node inside an element), a body
-to another body by a fixed transform.  Springs act between particles (attached or not), gravity
+to another body by a fixed transform.  Springs and cables (a spring along a path of particles, a
+muscle over via points) act on particles, attached or not; gravity
 on everything.
 
 The state of the system is the state of the *active* components only (the ones not attached),
@@ -129,12 +130,37 @@ class AttachedSystem:
         self._att = None
 
     def add_spring(self, i, j, stiffness, rest_length, damping=0.0) -> None:
-        """A linear axial spring-damper between particles ``i`` and ``j``."""
-        i = self._component(i, _PARTICLE, "spring end")
-        j = self._component(j, _PARTICLE, "spring end")
+        """A linear axial spring-damper between particles ``i`` and ``j`` (a two-point cable)."""
+        self.add_cable([i, j], stiffness, rest_length, damping)
+
+    def add_cable(self, path, stiffness, rest_length, damping=0.0) -> None:
+        """A spring along a path of particles with one tension (ArtiSynth §0.14).
+
+        The tension ``F = k (L - L₀) + d L̇`` depends on the total length ``L = Σ lᵢ`` of the
+        path; every segment carries it, so path point ``p`` feels ``F (u_p - u_(p-1))`` with
+        ``uᵢ`` the unit direction of segment ``i`` (end points: ``u₀`` and ``-u_last``), like a
+        cable over pulleys.  With massless particles attached to bones as the path points this
+        is a muscle with via points (:class:`spatial.forces.MultiPointSpring` on the bodies).
+
+        Parameters
+        ----------
+        path : sequence of int
+            Two or more particles, in order along the cable.
+        stiffness, rest_length, damping : float
+            ``k > 0``, ``L₀ >= 0``, ``d >= 0``.
+
+        Raises
+        ------
+        ValueError
+            If a path point is not a particle, the path has fewer than two points or repeats a
+            point in consecutive places, or a parameter is out of range.
+        """
+        path = [self._component(i, _PARTICLE, "cable point") for i in path]
+        if len(path) < 2 or any(a == b for a, b in zip(path[:-1], path[1:], strict=True)):
+            raise ValueError(f"a cable needs two or more distinct consecutive points, got {path}")
         k = positive_scalar(stiffness, "stiffness")
         L = nonnegative_scalar(rest_length, "rest_length")
-        self.springs.append((i, j, k, L, nonnegative_scalar(damping, "damping")))
+        self.springs.append((tuple(path), k, L, nonnegative_scalar(damping, "damping")))
 
     # ------------------------------------------------------------------ structure
 
@@ -318,13 +344,18 @@ class AttachedSystem:
                 f[s] = _coriolis(I, x[s]) + _gravity(I, config[i], self.gravity)
             else:
                 f[s] = I[0, 0] * self.gravity
-        for i, j, k, L, d in self.springs:
-            e = config[j] - config[i]
-            length = np.linalg.norm(e)
-            u = e / length
-            tension = k * (length - L) + d * (u @ (x[att.slices[j]] - x[att.slices[i]]))
-            f[att.slices[i]] += tension * u
-            f[att.slices[j]] -= tension * u
+        for path, k, L, d in self.springs:
+            e = np.array([config[j] - config[i] for i, j in zip(path[:-1], path[1:], strict=True)])
+            lengths = np.linalg.norm(e, axis=1)
+            u = e / lengths[:, None]
+            rates = [
+                x[att.slices[j]] - x[att.slices[i]]
+                for i, j in zip(path[:-1], path[1:], strict=True)
+            ]
+            tension = k * (lengths.sum() - L) + d * float(np.sum(u * np.array(rates)))
+            for n, i in enumerate(path):
+                pull = (u[n] if n < len(u) else 0.0) - (u[n - 1] if n > 0 else 0.0)
+                f[att.slices[i]] += tension * pull
         return f
 
     def _biases(self, config, att, x) -> Attachments:
@@ -391,12 +422,16 @@ class AttachedSystem:
                 potential -= m * self.gravity @ (config[i][:3, 3] + config[i][:3, :3] @ c)
             else:
                 potential -= I[0, 0] * self.gravity @ config[i]
-        for i, j, k, L, _ in self.springs:
-            potential += 0.5 * k * (np.linalg.norm(config[j] - config[i]) - L) ** 2
+        for path, k, L, _ in self.springs:
+            length = sum(
+                np.linalg.norm(config[j] - config[i])
+                for i, j in zip(path[:-1], path[1:], strict=True)
+            )
+            potential += 0.5 * k * (length - L) ** 2
         return kinetic, potential
 
     def __repr__(self) -> str:
         return (
             f"AttachedSystem({self.NB} bodies, {self.kinds.count(_PARTICLE)} particles, "
-            f"{len(self._links)} attachments, {len(self.springs)} springs)"
+            f"{len(self._links)} attachments, {len(self.springs)} springs or cables)"
         )
