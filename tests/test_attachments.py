@@ -578,3 +578,36 @@ def test_cable_errors():
         system.add_cable([p, p], 1.0, 0.0)
     with pytest.raises(ValueError, match="stiffness"):
         system.add_spring(p, system.add_particle(1.0), -1.0, 0.0)
+
+
+def test_joint_step_with_attachments_is_the_composite_body_kkt_step():
+    """A pendulum on a ball joint carrying a welded ball and a particle == maximal.kkt_step."""
+    from spatial.joints import Revolute, Spherical
+
+    Ia, Ib = sp.cylinder_inertia(1.0, 0.03, 1.0), sp.sphere_inertia(0.5, 0.1)
+    X, top = sp.frame(np.eye(3), [0.0, 0.0, -0.5]), sp.frame(np.eye(3), [0.0, 0.0, 0.5])
+    c, m = np.array([0.1, 0.0, 0.3]), 0.4
+    system = at.AttachedSystem()
+    a, b, p = system.add_body(Ia), system.add_body(Ib), system.add_particle(m)
+    system.attach_frame(b, a, X)
+    system.attach_point(p, a, c)
+    system.add_joint(Spherical(), None, a, child_frame=top)
+    composite = sp.composite_inertia(
+        [Ia, Ib, sp.point_mass_inertia(m, c)], [np.eye(4), X, np.eye(4)]
+    )
+    single = sp.maximal.System()
+    single.add_joint(Spherical(), 0, single.add_body(composite), child_frame=top)
+    R = sp.exp_so3([0.5, 0.2, 0.0])
+    T0 = sp.frame(R, -R @ top[:3, 3])  # the joint at the world origin
+    w = np.array([0.3, -0.2, 1.0])
+    phi0 = np.concatenate([w, -np.cross(w, top[:3, 3])])
+    q0, v0 = system.pack({a: T0}, {a: phi0})
+    run = sp.simulate(system, q0, v0, 1e-3, steps=200, baumgarte=10.0)
+    ref = sp.simulate(single, T0[None], phi0[None], 1e-3, steps=200, baumgarte=10.0)
+    assert np.abs(system.poses(run.q)[:, 0] - ref.q[:, 0]).max() <= 1e-12
+    assert np.abs(run.v - ref.v[:, 0]).max() <= 1e-11
+    assert np.abs(run.error).max() <= 1e-12 and run.joint_force.shape == (201, 3)
+    with pytest.raises(ValueError, match="1 joint\\(s\\): .* integrator=None"):
+        system.accelerations(0.0, q0, v0)
+    with pytest.raises(ValueError, match="parent 2 .* is a particle, not a body"):
+        system.add_joint(Revolute("x"), p, a)

@@ -33,10 +33,13 @@ import numpy as np
 from .._validate import as_array, nonnegative_scalar, positive_scalar
 from ..inertia import validate_inertia
 from ..maximal.rigid_body import _coriolis, _gravity
+from ..maximal.system import System as _MaximalSystem
 from ..se3 import _as_frame, exp_se3, frame_inverse, log_se3
+from ..systems import Step
 from .bodies import _gamma, frame_on_body
 from .graph import Attachment, Attachments, weighted_point
 from .reduction import _expand, _reduce
+from .stepping import _joint_rows, _step
 
 __all__ = ["AttachedSystem"]
 
@@ -78,6 +81,8 @@ class AttachedSystem:
         ] = []  # ("point", k, body, c) | ("weights", k, js, w) | ("frame", …)
         self.springs: list[tuple] = []
         self._att: Attachments | None = None
+        self._mirror = _MaximalSystem(gravity=self.gravity)  # the bodies, for joint rows
+        self._mirror_number: dict[int, int] = {}  # body component -> its number in _mirror
 
     # ------------------------------------------------------------------ building
 
@@ -90,7 +95,40 @@ class AttachedSystem:
 
     def add_body(self, inertia, name: str | None = None) -> int:
         """A rigid body with spatial inertia ``inertia`` (body coordinates); its component index."""
-        return self._add(_BODY, validate_inertia(inertia, "inertia").copy(), name)
+        i = self._add(_BODY, validate_inertia(inertia, "inertia").copy(), name)
+        self._mirror_number[i] = self._mirror.add_body(self.inertia[i])
+        return i
+
+    def add_joint(self, joint, parent, child, parent_frame=None, child_frame=None) -> int:
+        """A joint between two bodies (``parent=None``: the world), as constraint rows.
+
+        The rows are those of :class:`spatial.maximal.System` (Sueda §1.10–1.12); they make the
+        system a time-stepped one: :meth:`step` solves them with the attachments eliminated, and
+        :meth:`accelerations` refuses.
+
+        Parameters
+        ----------
+        joint : spatial.joints.Joint
+        parent : int or None
+            Body component, or ``None`` for the fixed world.
+        child : int
+            Body component.
+        parent_frame, child_frame : array_like (4, 4), optional
+            The joint frames on the parent (world coordinates for the world) and on the child.
+
+        Returns
+        -------
+        int
+            The joint's index.
+
+        Raises
+        ------
+        ValueError
+            If a component is not a body, or as :meth:`spatial.maximal.System.add_joint`.
+        """
+        c = self._mirror_number[self._component(child, _BODY, "child")]
+        p = 0 if parent is None else self._mirror_number[self._component(parent, _BODY, "parent")]
+        return self._mirror.add_joint(joint, p, c, parent_frame, child_frame)
 
     def add_particle(self, mass, name: str | None = None) -> int:
         """A particle of mass ``mass >= 0`` (zero: a massless marker, which must be attached)."""
@@ -379,8 +417,36 @@ class AttachedSystem:
         att = self._at_state(self._configuration(q))
         return _reduce(att, self._full_mass(), np.zeros(att.n), np.zeros((0, att.n)), np.zeros(0)).M
 
+    def step(self, t, q, v, h, carry=None, *, baumgarte=0.0, q0=None) -> Step:
+        """One semi-implicit Euler step with the joints as KKT rows (:mod:`.stepping`).
+
+        ``baumgarte`` is the gain ``γ >= 0`` (1/s) on the joints' position error (Sueda eq. 1.82);
+        ``q0`` (or the carry of the previous step) warm-starts the joint variables.  The step
+        records ``joint_q``, the joint ``error`` at its start and the ``joint_force`` ``λ/h``.
+        """
+        q, v = self.check_state(q, v)
+        h = positive_scalar(h, "h (time step)")
+        gamma = nonnegative_scalar(baumgarte, "baumgarte")
+        return _step(self, q, v, h, gamma, q0 if carry is None else carry)
+
+    def initial_records(self, q, v) -> dict:
+        """The records of :meth:`step` for the start of a simulation (no joint force yet)."""
+        _, error, joint_q = _joint_rows(self, self._configuration(np.asarray(q, float)), None)
+        return {"joint_q": joint_q, "error": error, "joint_force": np.zeros(len(error))}
+
     def accelerations(self, t, q, v) -> np.ndarray:
-        """``v̇`` of the active components: one null-space reduction at the acceleration level."""
+        """``v̇`` of the active components: one null-space reduction at the acceleration level.
+
+        Raises
+        ------
+        ValueError
+            If the system has joints (they need :meth:`step`: ``integrator=None``).
+        """
+        if self._mirror.m:
+            raise ValueError(
+                f"this system has {len(self._mirror.joints)} joint(s): they are constraint rows of "
+                "its time step, simulate it with integrator=None"
+            )
         config = self._configuration(q)
         att = self._at_state(config)
         x = self._full_velocities(att, v)
