@@ -17,8 +17,10 @@ its masters put it.  Read the modules in this order:
 * :mod:`spatial.attachments.bodies` — points and frames on rigid bodies: added inertia and the
   fictitious force (§0.19), frame-to-frame attachment as a composite body;
 * :mod:`spatial.attachments.system` — :class:`AttachedSystem`, rigid bodies and particles with
-  attachments and springs as a smooth system of :mod:`spatial.systems` (any integrator of
-  :mod:`spatial.integrators` steps it).
+  attachments, springs and cables as a smooth system of :mod:`spatial.systems` (any integrator of
+  :mod:`spatial.integrators` steps it);
+* :mod:`spatial.attachments.stepping` — with joints between its bodies, the system's own time
+  step: joint rows in a KKT step, attachments eliminated.
 
 Sueda §2.7 attaches mass-spring nodes to a kinematic tree with the same Jacobians
 (:mod:`spatial.reduced.deformable`).  The notes are linear-first, ``(v, ω)``, and write the

@@ -22,6 +22,10 @@ weighted points and fixed frames, whose ``G`` is constant), the masters gain the
 and the fictitious forces (§0.19), and ``M' a_α = f'`` gives the accelerations of the active
 components.  So every stepper of :mod:`spatial.integrators` (``sp.simulate(system, q0, v0, h,
 integrator="rk4")``) steps an attached system, with the cost of the active components only.
+
+Joints between bodies (:meth:`AttachedSystem.add_joint`, the rows of :mod:`spatial.maximal`) are
+not eliminated: they make the system a time-stepped one, whose :meth:`~AttachedSystem.step`
+(:mod:`spatial.attachments.stepping`) solves the reduced KKT system with the joint rows.
 """
 
 from __future__ import annotations
