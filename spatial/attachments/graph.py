@@ -270,12 +270,15 @@ class Attachments:
         self._by_component = {a.component: i for i, a in enumerate(self.attachments)}
 
     def _dependents(self) -> dict[int, set[int]]:
-        """For each attachment, the attachments whose component is one of its masters' users."""
+        """For each attachment ``i``, the attachments that hang on ``i``'s component.
+
+        They must be eliminated before ``i`` (§0.18).
+        """
         users: dict[int, set[int]] = {i: set() for i in range(len(self.attachments))}
         for i, a in enumerate(self.attachments):
             for j in a.masters:
                 if j in self._by_component:
-                    users[self._by_component[j]].add(i)  # i must be eliminated before j's
+                    users[self._by_component[j]].add(i)
         return users
 
     def _default_order(self) -> tuple:
@@ -307,9 +310,9 @@ class Attachments:
         order = tuple(int(i) for i in order)
         if sorted(order) != list(range(len(self.attachments))):
             raise ValueError(f"order must be a permutation of 0 … {len(self.attachments) - 1}")
-        done: set[int] = set()
+        users, done = self._dependents(), set[int]()
         for i in order:
-            for u in self._dependents()[i]:
+            for u in users[i]:
                 if u not in done:
                     raise ValueError(
                         f"attachment {self.attachments[i].name!r} is eliminated before "
