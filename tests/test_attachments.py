@@ -611,3 +611,37 @@ def test_joint_step_with_attachments_is_the_composite_body_kkt_step():
         system.accelerations(0.0, q0, v0)
     with pytest.raises(ValueError, match="parent 2 .* is a particle, not a body"):
         system.add_joint(Revolute("x"), p, a)
+
+
+def test_nodes_on_a_body_agree_with_suedas_coupled_formulation():
+    """Sueda §2.7 (J_am, spatial.reduced.deformable) and the null-space reduction: same motion."""
+    from spatial.reduced import ParticleSystem, coupled_forward_dynamics
+
+    rng = np.random.default_rng(25)
+    I = sp.mcI(2.0, [0.05, 0.0, -0.1], np.diag([0.1, 0.2, 0.15]))
+    model = sp.Model(gravity=[0.0, 0.0, -9.81])
+    model.add_body(0, Free(), np.eye(6), I)
+    r = [np.array([0.2, 0.1, 0.0]), np.array([-0.1, 0.0, 0.3])]
+    masses = [0.3, 0.2, 0.4, 0.5]
+    springs = [(0, 2), (2, 3), (3, 1)]
+    particles = ParticleSystem(
+        masses, [(1, r[0]), (1, r[1]), None, None], springs, [50.0, 30.0, 40.0], [0.2, 0.3, 0.25]
+    )
+    R, p = random_rotation(rng), rng.normal(size=3)
+    q = np.concatenate([sp.rotations.quat_from_matrix(R), p])
+    qd, x, xd = rng.normal(size=6), rng.normal(size=(2, 3)), rng.normal(size=(2, 3))
+    qdd, xdd = coupled_forward_dynamics(model, particles, q, x, qd, xd)
+
+    system = at.AttachedSystem(gravity=(0.0, 0.0, -9.81))
+    body = system.add_body(I)
+    nodes = [system.add_particle(mass) for mass in masses]
+    system.attach_point(nodes[0], body, r[0])
+    system.attach_point(nodes[1], body, r[1])
+    for (i, j), k, L in zip(springs, [50.0, 30.0, 40.0], [0.2, 0.3, 0.25], strict=True):
+        system.add_spring(nodes[i], nodes[j], k, L)
+    state = system.pack(
+        {body: sp.frame(R, p), nodes[2]: x[0], nodes[3]: x[1]},
+        {body: qd, nodes[2]: xd[0], nodes[3]: xd[1]},
+    )
+    a = system.accelerations(0.0, *state)
+    assert np.abs(a - np.concatenate([qdd, xdd.reshape(-1)])).max() <= 1e-10

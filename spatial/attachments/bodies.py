@@ -17,9 +17,10 @@ velocity-product force of the point mass, which is ``-φ ×* (I_p φ)``, what th
 equations (and Featherstone's RNEA, Table 5.1) give for the body with the point's inertia added.
 The notes do the same derivation in their order and signs (§0.19).
 
-Sueda §2.7 couples mass-spring nodes to the bodies of a kinematic tree with the same Jacobian
-(``J_am``, :mod:`spatial.reduced.deformable`): there the nodes stay unknowns of the system and
-the coupling enters through the Jacobian of the tree; here they are eliminated.
+Sueda §2.7 rides mass-spring nodes on the bodies of a kinematic tree with the same block
+(``J_am = R Γ(r)``, eq. 2.87, :mod:`spatial.reduced.deformable`): an attached node is not a
+coordinate there either, and its mass enters as ``J_MRᵀ M_M J_MR`` (eq. 2.92), which is ``Tᵀ M T``
+of the reduction with the tree's Jacobian folded in (the tests compare the two).
 
 A frame (a second rigid body) fixed to a body by the constant transform ``X = T_parent,child``
 has the twist ``φ_child = Ad(X⁻¹) φ_parent`` (Sueda eq. 1.15), a constant ``G`` and no offset;
