@@ -645,3 +645,26 @@ def test_nodes_on_a_body_agree_with_suedas_coupled_formulation():
     )
     a = system.accelerations(0.0, *state)
     assert np.abs(a - np.concatenate([qdd, xdd.reshape(-1)])).max() <= 1e-10
+
+
+def test_welded_bodies_move_as_the_composite_body_of_a_tree():
+    """The tree route: one Free-joint body with the composite inertia, by the ABA (Table 7.1)."""
+    rng = np.random.default_rng(26)
+    system, a, composite, _, _ = welded_system(rng)
+    tree = sp.Model(gravity=[0.0, 0.0, -9.81])
+    tree.add_body(0, Free(), np.eye(6), composite)
+    R, p = random_rotation(rng), np.array([0.1, -0.2, 0.3])
+    phi = np.array([0.5, -1.0, 2.0, 0.3, 0.1, -0.4])
+    q_tree = np.concatenate([sp.rotations.quat_from_matrix(R), p])
+    q, v = system.pack({a: sp.frame(R, p)}, {a: phi})
+    assert (
+        np.abs(system.accelerations(0.0, q, v) - sp.aba(tree, q_tree, phi, np.zeros(6))).max()
+        <= 1e-12
+    )
+    run = sp.simulate(system, q, v, 1e-3, steps=100, integrator="rk4")
+    ref = sp.simulate(tree, q_tree, phi, 1e-3, steps=100, integrator="rk4")
+    frames = system.poses(run.q)[:, 0]
+    assert np.abs(frames[:, :3, 3] - ref.q[:, 4:]).max() <= 1e-10
+    rotations = np.array([sp.rotations.quat_to_matrix(qq[:4]) for qq in ref.q])
+    assert np.abs(frames[:, :3, :3] - rotations).max() <= 1e-10
+    assert np.abs(run.v - ref.v).max() <= 1e-10
