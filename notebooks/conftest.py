@@ -34,6 +34,7 @@ MIN_FIGURES = {
     "15-redmax-constraints": 7,
     "16-time-integration": 9,
     "17-complementarity": 16,
+    "18-attachments": 9,
 }
 DEFAULT_MIN_FIGURES = 1
 

@@ -187,6 +187,7 @@ __version__ = "0.1.0"
 # are loaded on first attribute access, so that ``import spatial`` stays light (PEP 562).
 _LAZY = {"solvers", "forces", "maximal", "contact", "nb", "viz", "exercises", "urdf"}
 _LAZY |= {"accuracy", "constrained", "cost", "compact", "derivatives", "symbolic"}
+_LAZY |= {"attachments"}
 
 
 def __getattr__(name: str):
