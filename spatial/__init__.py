@@ -46,7 +46,8 @@ contracts in ``pyproject.toml``, checked by ``make test``):
 7. :mod:`~spatial.systems`: the one system interface every formulation offers, and
    :mod:`~spatial.simulation`: the one loop, :func:`simulate`, and its :class:`Trajectory`.
    :mod:`~spatial.integrators` between them: the steppers the loop takes by name.
-8. :mod:`~spatial.maximal` and :mod:`~spatial.contact`: formulations built on top.
+8. :mod:`~spatial.maximal` and :mod:`~spatial.contact`: formulations built on top, and
+   :mod:`~spatial.attachments` (components attached to others, eliminated; ArtiSynth §0.17–0.21).
 9. :mod:`~spatial.viz`, :mod:`~spatial.nb`, :mod:`~spatial.exercises`: for the notebooks.
 
 Modules that need SciPy's linear algebra, plotting or XML (solvers, forces, maximal, contact,
