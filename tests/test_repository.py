@@ -2,8 +2,9 @@
 
 These guard the promises CONVENTIONS.md makes about the course as a whole: ``_toc.yml`` lists
 every notebook once in reading order, each notebook follows the cell pattern (title with a
-source map, set-up cell, exercises with a stub, a checker and an executed solution), nothing is
-stored with outputs, and the README's feature table links every notebook.
+source map, set-up cell, exercises with a stub, the student's check and a collapsed solution that
+defines ``solution_<name>`` and checks itself, so that Run All keeps the student's attempt), nothing
+is stored with outputs, and the README's feature table links every notebook.
 """
 
 from __future__ import annotations
@@ -47,12 +48,31 @@ def test_notebook_follows_the_cell_pattern(path):
     for cell in code:
         assert not cell.get("outputs") and cell.get("execution_count") is None, "stored outputs"
     tags = [set(c.get("metadata", {}).get("tags", [])) for c in cells]
-    stubs = [t for t in tags if "exercise" in t]
-    assert stubs and all("raises-exception" in t for t in stubs)
+    stubs = [k for k, t in enumerate(tags) if "exercise" in t]
+    assert stubs and all("raises-exception" in tags[k] for k in stubs)
     assert sum("solution" in t for t in tags) == len(stubs)
-    checks = set(re.findall(r'nb\.check\("(\d\d\.\d+)"', "".join(_source(c) for c in code)))
-    assert len(checks) >= len(stubs) and all(c.startswith(path.stem[:2]) for c in checks)
+    for k in stubs:
+        _assert_exercise_block(path.stem[:2], cells[k - 1 : k + 3], tags[k + 2])
     assert any("nb.interact(" in _source(c) for c in code), "no widget"
+
+
+def _assert_exercise_block(number: str, block: list[dict], solution_tags: set[str]) -> None:
+    """Exercise text (saying how to work it), stub, the student's check, collapsed solution.
+
+    The solution defines ``solution_<name>``, never the student's ``<name>``, so running it
+    (or Run All) cannot overwrite an attempt, and it checks itself with the same checker.
+    """
+    text, stub, check, solution = block
+    name = re.match(r"def (\w+)\(", _source(stub)).group(1)
+    assert text["cell_type"] == "markdown" and "*To work it:*" in _source(text), name
+    found = re.fullmatch(rf'sp\.nb\.check\("({number}\.\d+)", {name}\)\s*', _source(check))
+    assert found, f"the cell after the stub of {name} must check it"
+    assert "solution" in solution_tags, f"{name}: the solution follows the check"
+    assert solution["metadata"].get("jupyter", {}).get("source_hidden") is True, name
+    body = _source(solution)
+    assert re.search(rf"^def solution_{name}\(", body, flags=re.M), name
+    assert not re.search(rf"^(def {name}\(|{name}\s*=)", body, flags=re.M), name
+    assert f'sp.nb.check("{found.group(1)}", solution_{name})' in body, name
 
 
 def test_every_notebook_ends_with_its_navigation_links():
