@@ -75,6 +75,37 @@ def _assert_exercise_block(number: str, block: list[dict], solution_tags: set[st
     assert f'sp.nb.check("{found.group(1)}", solution_{name})' in body, name
 
 
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_has_its_study_aids(path):
+    """Links to what it builds on, a prompt to predict before each widget, a summary."""
+    cells = _cells(path)
+    intro = _source(cells[0])
+    assert "**Builds on:**" in intro, "the title cell says which chapters it builds on"
+    others = [p.name for p in NOTEBOOKS if p.name != path.name]
+    linked = re.findall(r"\]\(([^)]+)\)", intro.split("**Builds on:**")[1])
+    assert linked and all(name in others + ["notation.md"] for name in linked), linked
+    for k, cell in enumerate(cells):
+        code = _source(cell) if cell["cell_type"] == "code" else ""
+        if "nb.interact(" in code and "show=False" not in code:  # a widget the reader sees
+            before = cells[k - 1]
+            assert before["cell_type"] == "markdown" and _source(before).startswith(
+                "**Predict first.**"
+            ), f"cell {k}: a widget needs a 'Predict first' prompt right before it"
+    headings = [
+        (k, line)
+        for k, c in enumerate(cells)
+        if c["cell_type"] == "markdown"
+        for line in _source(c).splitlines()
+        if line.startswith("## ")
+    ]
+    summary = [k for k, line in headings if re.fullmatch(r"## (\d+\. )?Summary", line)]
+    assert summary, "no '## Summary'"
+    later = [line for k, line in headings if k > summary[-1] and re.match(r"## \d+\. ", line)]
+    assert all("Notes on the sources" in line for line in later), (
+        f"sections after the summary: {later}"
+    )
+
+
 def test_every_notebook_ends_with_its_navigation_links():
     """The last cell links the previous and next chapters (``python tools/navigation.py``)."""
     sys.path.insert(0, str(ROOT / "tools"))
