@@ -59,6 +59,8 @@ def test_notebook_follows_the_cell_pattern(path):
 def _assert_exercise_block(number: str, block: list[dict], solution_tags: set[str]) -> None:
     """Exercise text (saying how to work it), stub, the student's check, collapsed solution.
 
+    The solution is collapsed in JupyterLab (``source_hidden``) and in the book (``hide-input``).
+
     The solution defines ``solution_<name>``, never the student's ``<name>``, so running it
     (or Run All) cannot overwrite an attempt, and it checks itself with the same checker.
     """
@@ -68,7 +70,8 @@ def _assert_exercise_block(number: str, block: list[dict], solution_tags: set[st
     found = re.fullmatch(rf'sp\.nb\.check\("({number}\.\d+)", {name}\)\s*', _source(check))
     assert found, f"the cell after the stub of {name} must check it"
     assert "solution" in solution_tags, f"{name}: the solution follows the check"
-    assert solution["metadata"].get("jupyter", {}).get("source_hidden") is True, name
+    assert solution["metadata"].get("jupyter", {}).get("source_hidden") is True, name  # JupyterLab
+    assert "hide-input" in solution_tags, name  # and collapsed in the static book too
     body = _source(solution)
     assert re.search(rf"^def solution_{name}\(", body, flags=re.M), name
     assert not re.search(rf"^(def {name}\(|{name}\s*=)", body, flags=re.M), name
