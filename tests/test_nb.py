@@ -130,13 +130,29 @@ def test_check_non_strict(monkeypatch, capsys, ch99):
     assert "correct" in capsys.readouterr().out
 
 
-def test_check_strict_raises(monkeypatch, ch99):
+def test_check_strict_raises_for_a_wrong_answer_but_not_for_an_untouched_stub(
+    monkeypatch, capsys, ch99
+):
+    """Strict mode (the notebook tests) fails a wrong answer; a stub is only "not attempted"."""
     monkeypatch.setenv("SPATIAL_NB_STRICT", "1")
-    with pytest.raises(NotImplementedError):
-        sp.nb.check("99.1", stub)
+    assert sp.nb.check("99.1", stub) is False
+    assert "Exercise 99.1: not attempted yet." in capsys.readouterr().out
     with pytest.raises(AssertionError, match="square"):
         sp.nb.check("99.1", wrong)
     assert sp.nb.check("99.1", right) is True
+
+
+def test_check_strict_raises_for_a_reference_solution_left_as_a_stub(monkeypatch, ch99):
+    """A ``solution_*`` function is the notebook's own answer: a stub there is a bug."""
+
+    def solution_square(x):
+        raise NotImplementedError
+
+    monkeypatch.setenv("SPATIAL_NB_STRICT", "1")
+    with pytest.raises(NotImplementedError):
+        sp.nb.check("99.1", solution_square)
+    monkeypatch.delenv("SPATIAL_NB_STRICT")
+    assert sp.nb.check("99.1", solution_square) is False  # outside the tests: only reported
 
 
 def test_check_unknown_exercise(ch99):
@@ -279,8 +295,7 @@ def test_checkers_accept_a_right_answer_and_reject_a_typical_mistake(
         assert sp.nb.check(exercise, right_fn) is True
         with pytest.raises(AssertionError):
             sp.nb.check(exercise, wrong_fn)
-    with pytest.raises(NotImplementedError):
-        sp.nb.check(exercise, stub)
+    assert sp.nb.check(exercise, stub) is False  # an untouched stub: "not attempted yet"
 
 
 def test_euler_step_checker_requires_a_pair(monkeypatch):

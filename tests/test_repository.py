@@ -2,8 +2,9 @@
 
 These guard the promises CONVENTIONS.md makes about the course as a whole: ``_toc.yml`` lists
 every notebook once in reading order, each notebook follows the cell pattern (title with a
-source map, set-up cell, exercises with a stub, a checker and an executed solution), nothing is
-stored with outputs, and the README's feature table links every notebook.
+source map, set-up cell, exercises with a stub, the student's check and a collapsed solution that
+defines ``solution_<name>`` and checks itself, so that Run All keeps the student's attempt), nothing
+is stored with outputs, and the README's feature table links every notebook.
 """
 
 from __future__ import annotations
@@ -47,12 +48,65 @@ def test_notebook_follows_the_cell_pattern(path):
     for cell in code:
         assert not cell.get("outputs") and cell.get("execution_count") is None, "stored outputs"
     tags = [set(c.get("metadata", {}).get("tags", [])) for c in cells]
-    stubs = [t for t in tags if "exercise" in t]
-    assert stubs and all("raises-exception" in t for t in stubs)
+    stubs = [k for k, t in enumerate(tags) if "exercise" in t]
+    assert stubs and all("raises-exception" in tags[k] for k in stubs)
     assert sum("solution" in t for t in tags) == len(stubs)
-    checks = set(re.findall(r'nb\.check\("(\d\d\.\d+)"', "".join(_source(c) for c in code)))
-    assert len(checks) >= len(stubs) and all(c.startswith(path.stem[:2]) for c in checks)
+    for k in stubs:
+        _assert_exercise_block(path.stem[:2], cells[k - 1 : k + 3], tags[k + 2])
     assert any("nb.interact(" in _source(c) for c in code), "no widget"
+
+
+def _assert_exercise_block(number: str, block: list[dict], solution_tags: set[str]) -> None:
+    """Exercise text (saying how to work it), stub, the student's check, collapsed solution.
+
+    The solution is collapsed in JupyterLab (``source_hidden``) and in the book (``hide-input``).
+
+    The solution defines ``solution_<name>``, never the student's ``<name>``, so running it
+    (or Run All) cannot overwrite an attempt, and it checks itself with the same checker.
+    """
+    text, stub, check, solution = block
+    name = re.match(r"def (\w+)\(", _source(stub)).group(1)
+    assert text["cell_type"] == "markdown" and "*To work it:*" in _source(text), name
+    found = re.fullmatch(rf'sp\.nb\.check\("({number}\.\d+)", {name}\)\s*', _source(check))
+    assert found, f"the cell after the stub of {name} must check it"
+    assert "solution" in solution_tags, f"{name}: the solution follows the check"
+    assert solution["metadata"].get("jupyter", {}).get("source_hidden") is True, name  # JupyterLab
+    assert "hide-input" in solution_tags, name  # and collapsed in the static book too
+    body = _source(solution)
+    assert re.search(rf"^def solution_{name}\(", body, flags=re.M), name
+    assert not re.search(rf"^(def {name}\(|{name}\s*=)", body, flags=re.M), name
+    assert f'sp.nb.check("{found.group(1)}", solution_{name})' in body, name
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_has_its_study_aids(path):
+    """Links to what it builds on, a prompt to predict before each widget, a summary."""
+    cells = _cells(path)
+    intro = _source(cells[0])
+    assert "**Builds on:**" in intro, "the title cell says which chapters it builds on"
+    others = [p.name for p in NOTEBOOKS if p.name != path.name]
+    linked = re.findall(r"\]\(([^)]+)\)", intro.split("**Builds on:**")[1])
+    assert linked and all(name in others + ["notation.md"] for name in linked), linked
+    for k, cell in enumerate(cells):
+        code = _source(cell) if cell["cell_type"] == "code" else ""
+        if "nb.interact(" in code and "show=False" not in code:  # a widget the reader sees
+            before = cells[k - 1]
+            assert before["cell_type"] == "markdown" and _source(before).startswith(
+                "**Predict first.**"
+            ), f"cell {k}: a widget needs a 'Predict first' prompt right before it"
+    headings = [
+        (k, line)
+        for k, c in enumerate(cells)
+        if c["cell_type"] == "markdown"
+        for line in _source(c).splitlines()
+        if line.startswith("## ")
+    ]
+    summary = [k for k, line in headings if re.fullmatch(r"## (\d+\. )?Summary", line)]
+    assert summary, "no '## Summary'"
+    later = [line for k, line in headings if k > summary[-1] and re.match(r"## \d+\. ", line)]
+    assert all("Notes on the sources" in line for line in later), (
+        f"sections after the summary: {later}"
+    )
 
 
 def test_every_notebook_ends_with_its_navigation_links():

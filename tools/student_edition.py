@@ -1,12 +1,14 @@
 """Write the student edition of the course: the notebooks without the exercise solutions.
 
 The notebooks in ``notebooks/`` are the full edition: every exercise has a stub (tagged
-``exercise``), a solution cell (tagged ``solution``) and a checker call
-(``sp.nb.check("NN.k", ...)``), and the tests run them all.  A teacher who hands the notebooks
-out wants the same notebooks with the solutions removed.  This script copies each notebook,
-drops its solution cells, and adds a short "how to work these exercises" note under the
-exercises heading.  Everything before the first exercise is unchanged, so the full edition's
-tests cover it; the checkers stay and report "not attempted yet" on an untouched stub.
+``exercise``), the student's check (``sp.nb.check("NN.k", name)``) and a collapsed solution cell
+(tagged ``solution``) that defines ``solution_<name>`` and checks it, and the tests run them all.
+Because the solution has its own name, Run All in the full edition keeps a student's attempt;
+still, a teacher who hands the notebooks out wants them without the solutions.  This script
+copies each notebook, drops its solution cells, and adds a short "how to work these exercises"
+note under the exercises heading.  Everything before the first exercise is unchanged, so the
+full edition's tests cover it; the checkers stay and report "not attempted yet" on an untouched
+stub.
 
 Usage: ``python tools/student_edition.py [SOURCE_DIR] [TARGET_DIR]`` (defaults ``notebooks``
 and ``student``); ``make student`` runs it.
@@ -22,7 +24,7 @@ from pathlib import Path
 HOW_TO = (
     "**How to work these exercises.** Each exercise has a code cell with a stub that raises "
     "`NotImplementedError`. Replace the stub's body with your code, run that cell, then run the "
-    "checker cell under it (`sp.nb.check(...)`): it says whether your answer passes or what is "
+    "check cell under it (`sp.nb.check(...)`): it says whether your answer passes or what is "
     "wrong. Until you write something it reports the exercise as not attempted yet. The "
     "sections above the exercises explain what each one needs.\n"
 )
