@@ -64,6 +64,29 @@ class _ForwardPass:
     a: list | None  # a[i], (..., 6) body coordinates, without gravity; None unless qdd was given
 
 
+def _link(model: Model, i: int, q_i: np.ndarray, qd_i=None):
+    """``jcalc`` of joint ``i`` joined to its tree transform (Featherstone §4.4, eq. 4.33).
+
+    Returns ``Xup = ^iX_λ(i) = X_J X_T(i)`` (..., 6, 6), ``S`` (..., 6, n_i) and, when
+    ``qd_i`` is given, ``v_J = S q̇_i`` (..., 6) and ``c_J`` (..., 6), which is ``None`` for
+    joints with a constant ``S`` (``c_J = 0``).  ``Xup`` comes from the model's fused constants
+    (:meth:`Model.fused_tree_transform`) when the joint provides them.
+    """
+    joint = model.joints[i]
+    fused = model.fused_tree_transform(i, q_i.dtype)
+    if fused is None:
+        Xup = joint.transform(q_i) @ model.X_tree[i]
+    else:
+        K, K_0 = fused
+        Xup = (joint.transform_features(q_i) @ K).reshape(q_i.shape[:-1] + (6, 6)) + K_0
+    S = joint.motion_subspace(q_i)
+    if qd_i is None:
+        return Xup, S, None, None
+    v_J = (S @ qd_i[..., None])[..., 0]
+    c_J = None if joint.constant_S else joint.bias(q_i, qd_i)
+    return Xup, S, v_J, c_J
+
+
 def _forward_pass(model: Model, q: np.ndarray, qd=None, qdd=None) -> _ForwardPass:
     """The base-to-leaves recursion of Example 4.4 and eqs. 5.7–5.8 on validated arrays.
 
@@ -74,24 +97,17 @@ def _forward_pass(model: Model, q: np.ndarray, qd=None, qdd=None) -> _ForwardPas
     v = None if qd is None else [np.zeros(batch + (6,))]
     a = None if qdd is None else [np.zeros(batch + (6,))]
     for i in range(1, model.NB + 1):
-        joint, p = model.joints[i], model.parent[i]
-        q_i = q[..., model.q_index[i]]
-        if qd is None:
-            X_J, S_i = joint.transform(q_i), joint.motion_subspace(q_i)
-        else:
-            X_J, S_i, v_J, c_J = joint.jcalc(q_i, qd[..., model.v_index[i]])
-        Xup.append(X_J @ model.X_tree[i])
+        p = model.parent[i]
+        qd_i = None if qd is None else qd[..., model.v_index[i]]
+        Xup_i, S_i, v_J, c_J = _link(model, i, q[..., model.q_index[i]], qd_i)
+        Xup.append(Xup_i)
         X0.append(Xup[i] @ X0[p])
         S.append(S_i)
         if v is not None:
             v.append(_mv(Xup[i], v[p]) + v_J)
         if a is not None:
-            a.append(
-                _mv(Xup[i], a[p])
-                + _mv(S_i, qdd[..., model.v_index[i]])
-                + c_J
-                + cross_motion(v[i], v_J)
-            )
+            a_i = _mv(Xup[i], a[p]) + _mv(S_i, qdd[..., model.v_index[i]])
+            a.append(a_i + cross_motion(v[i], v_J) + (0.0 if c_J is None else c_J))
     return _ForwardPass(Xup, X0, S, v, a)
 
 

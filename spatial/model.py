@@ -120,6 +120,7 @@ class Model:
     nq: int = field(default=0, init=False)
     nv: int = field(default=0, init=False)
     loop_joints: list = field(default_factory=list, init=False)
+    _fused: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         g = as_array(self.gravity, "gravity", (3,))
@@ -289,6 +290,46 @@ class Model:
     def a_grav(self) -> np.ndarray:
         """Spatial gravitational acceleration ``[0; g]`` in base coordinates (Featherstone §5.3)."""
         return np.concatenate([np.zeros(3), self.gravity])
+
+    def fused_tree_transform(self, i: int, dtype=np.float64):
+        """``(K, K_0)`` with ``^iX_λ(i) = f(q_i) K + K_0`` for body ``i``, or ``None``.
+
+        ``^iX_λ(i) = X_J(q_i) X_T(i)`` (eq. 4.33's ``Xup``).  When the joint's transform is
+        linear in a few functions of ``q_i`` (:meth:`~spatial.joints.Joint.transform_basis`),
+        so is ``^iX_λ(i)``: ``K = B X_T(i)`` (k, 36) and ``K_0 = B_0 X_T(i)`` (6, 6) are
+        constants of the model, computed on first use (in ``dtype``) and kept until the body's
+        joint or tree transform is replaced.
+        """
+        joint, X_tree = self.joints[i], self.X_tree[i]
+        key = (i, np.dtype(dtype))
+        entry = self._fused.get(key)
+        if entry is None or entry[0] is not joint or entry[1] is not X_tree:
+            basis = joint.transform_basis()
+            fused = None
+            if basis is not None:
+                B, B_0 = basis
+                K = (B @ X_tree).reshape(len(B), 36).astype(dtype)
+                fused = K, (B_0 @ X_tree).astype(dtype)
+            entry = self._fused[key] = (joint, X_tree, fused)
+        return entry[2]
+
+    def unit_motion_axis(self, i: int) -> int | None:
+        """``k`` if joint ``i`` has the constant motion subspace ``S = e_k``, else ``None``.
+
+        Then ``A S`` is column ``k`` of ``A`` and ``Sᵀ f`` is entry ``k`` of ``f``: products
+        with ``S`` become selections (the DH-frame saving of Featherstone §10.3.1, App. A.5).
+        """
+        joint = self.joints[i]
+        entry = self._fused.get(("axis", i))
+        if entry is None or entry[0] is not joint:
+            k = None
+            if joint.constant_S and joint.nv == 1:
+                S = joint.motion_subspace(np.zeros(joint.nq))[:, 0]
+                nonzero = np.flatnonzero(S)
+                if len(nonzero) == 1 and S[nonzero[0]] == 1.0:
+                    k = int(nonzero[0])
+            entry = self._fused[("axis", i)] = (joint, k)
+        return entry[1]
 
     def body(self, name: str) -> int:
         """Body number of the body called ``name`` (ValueError if there is none)."""

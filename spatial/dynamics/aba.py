@@ -33,6 +33,7 @@ import numpy as np
 from .._batched import T as _T
 from .._batched import apply_force, crm_matrix, xinv  # unvalidated: the transforms are built here
 from ..inertia import inertia_inverse
+from ..kinematics import _link
 from ..model import Model
 from .rnea import _batch_shape, _check_f_ext
 
@@ -68,6 +69,16 @@ def _solve(D: np.ndarray, B: np.ndarray) -> np.ndarray:
     return np.linalg.solve(D, B)
 
 
+def _times_S(A: np.ndarray, S: np.ndarray, k: int | None) -> np.ndarray:
+    """``A S`` (..., m, n_i); with ``S = e_k`` (``k`` not None) it is column ``k`` of ``A``."""
+    return A @ S if k is None else A[..., k : k + 1]
+
+
+def _S_T_times(S: np.ndarray, x: np.ndarray, k: int | None) -> np.ndarray:
+    """``Sᵀ x`` (..., n_i, m); with ``S = e_k`` (``k`` not None) it is row ``k`` of ``x``."""
+    return _T(S) @ x if k is None else x[..., k : k + 1, :]
+
+
 # ----------------------------------------------------------------------------- the three passes
 # Inside the passes every vector is a column, (..., 6, 1) or (..., n_i, 1), so that each product
 # of Table 7.1 is one ``@``.  Lists are indexed by body number; entry 0 is the base.
@@ -83,14 +94,13 @@ def _pass1(model: Model, q, qd, f_ext):
     v = [np.zeros((6, 1))] + [None] * NB
     for i in range(1, NB + 1):
         p = model.parent[i]
-        X_J, S[i], v_J, c_J = model.joints[i].jcalc(
-            q[..., model.q_index[i]], qd[..., model.v_index[i]]
+        Xup[i], S[i], v_J, c_J = _link(
+            model, i, q[..., model.q_index[i]], qd[..., model.v_index[i]]
         )
-        v_J, c_J = _col(v_J), _col(c_J)
-        Xup[i] = X_J @ model.X_tree[i]
+        v_J = _col(v_J)
         v[i] = Xup[i] @ v[p] + v_J
         v_cross = _crm(v[i])  # v_i×; and v_i×* = -(v_i×)ᵀ
-        c[i] = c_J + v_cross @ v_J
+        c[i] = v_cross @ v_J if c_J is None else _col(c_J) + v_cross @ v_J  # c_J = 0: constant S
         IA[i] = model.inertia[i]
         pA[i] = -(_T(v_cross) @ (model.inertia[i] @ v[i]))
         if f_ext is not None:
@@ -107,10 +117,10 @@ def _pass2(model: Model, Xup, S, c, IA, pA, tau):
     NB = model.NB
     U, D, u = ([None] * (NB + 1) for _ in range(3))
     for i in range(NB, 0, -1):
-        S_T = _T(S[i])
-        U[i] = IA[i] @ S[i]
-        D[i] = S_T @ U[i]
-        u[i] = _col(tau[..., model.v_index[i]]) - S_T @ pA[i]
+        k = model.unit_motion_axis(i)
+        U[i] = _times_S(IA[i], S[i], k)
+        D[i] = _S_T_times(S[i], U[i], k)
+        u[i] = _col(tau[..., model.v_index[i]]) - _S_T_times(S[i], pA[i], k)
         p = model.parent[i]
         if p != 0:
             Ia = IA[i] - U[i] @ _solve(D[i], _T(U[i]))

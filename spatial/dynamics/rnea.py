@@ -29,6 +29,7 @@ from .._validate import as_array
 from .._validate import broadcast_batch as _batch_shape  # the one batch-shape message
 from ..inertia import inertia_params
 from ..joints import Revolute
+from ..kinematics import _link
 from ..model import Model
 from ..vectors import unplux
 
@@ -59,14 +60,14 @@ def _rnea(model: Model, q, qd, qdd, f_ext) -> tuple[np.ndarray, list]:
     Xup, S, f, X0 = [None], [None], [np.zeros(batch + (6,))], [np.eye(6)]
     for i in range(1, model.NB + 1):
         p = model.parent[i]
-        X_J, S_i, v_J, c_J = model.joints[i].jcalc(
-            q[..., model.q_index[i]], qd[..., model.v_index[i]]
-        )
-        Xup.append(X_J @ model.X_tree[i])
+        Xup_i, S_i, v_J, c_J = _link(model, i, q[..., model.q_index[i]], qd[..., model.v_index[i]])
+        Xup.append(Xup_i)
         S.append(S_i)
         v.append(_mv(Xup[i], v[p]) + v_J)
         v_cross = crm_matrix(v[i])  # v_i×, and v_i×* = -(v_i×)ᵀ
-        a.append(_mv(Xup[i], a[p]) + _mv(S_i, qdd[..., model.v_index[i]]) + c_J + _mv(v_cross, v_J))
+        a.append(_mv(Xup[i], a[p]) + _mv(S_i, qdd[..., model.v_index[i]]) + _mv(v_cross, v_J))
+        if c_J is not None:  # joints with a constant S have c_J = 0
+            a[i] = a[i] + c_J
         I = model.inertia[i]
         f.append(_mv(I, a[i]) - _mTv(v_cross, _mv(I, v[i])))
         if f_ext is not None:

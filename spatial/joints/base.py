@@ -137,6 +137,29 @@ class Joint:
         """Velocity-product term ``c_J = S̊ α`` (..., 6); zero for joints with constant ``S``."""
         return np.zeros(_batch_shape(q, qd) + (6,))
 
+    @property
+    def constant_S(self) -> bool:
+        """``True`` if ``S`` does not depend on ``q`` (the joint keeps the default ``c_J = 0``).
+
+        The recursive algorithms then skip :meth:`bias` (eq. 3.42 with ``S̊ = 0``).
+        """
+        return type(self).bias is Joint.bias
+
+    def transform_basis(self):
+        """``(B, B_0)`` with ``X_J(q) = Σ_k f_k(q) B_k + B_0``, or ``None`` (the default).
+
+        Joints whose transform is linear in a few fixed functions ``f(q)`` of their variables
+        (:meth:`transform_features`; ``cos q`` and ``sin q`` for a revolute joint) return the
+        constant matrices ``B`` (k, 6, 6) and ``B_0`` (6, 6).  The model then multiplies them by
+        the tree transform once, so that ``^iX_λ(i) = X_J X_T(i)`` costs one small product per
+        call (a precomputed constant structure, Featherstone §10.3 / App. A.5).
+        """
+        return None
+
+    def transform_features(self, q: np.ndarray) -> np.ndarray:
+        """The functions ``f(q)`` (..., k) of :meth:`transform_basis`."""
+        raise NotImplementedError
+
     def constraint_subspace(self, q: np.ndarray) -> np.ndarray:
         """Constraint-force subspace ``T`` in F_s coordinates, shape (..., 6, 6 - nv).
 
