@@ -87,6 +87,20 @@ def _link(model: Model, i: int, q_i: np.ndarray, qd_i=None):
     return Xup, S, v_J, c_J
 
 
+def _times_S(A: np.ndarray, S: np.ndarray, k: int | None) -> np.ndarray:
+    """``A S`` (..., m, n_i); with ``S = e_k`` (``k`` not None) it is column ``k`` of ``A``.
+
+    ``k`` is :meth:`Model.unit_motion_axis`: for such joints the products with ``S`` of the
+    book's tables become selections (Featherstone §10.3.1).
+    """
+    return A @ S if k is None else A[..., k : k + 1]
+
+
+def _S_T_times(S: np.ndarray, x: np.ndarray, k: int | None) -> np.ndarray:
+    """``Sᵀ x`` (..., n_i, m); with ``S = e_k`` (``k`` not None) it is row ``k`` of ``x``."""
+    return S.swapaxes(-1, -2) @ x if k is None else x[..., k : k + 1, :]
+
+
 def _forward_pass(model: Model, q: np.ndarray, qd=None, qdd=None) -> _ForwardPass:
     """The base-to-leaves recursion of Example 4.4 and eqs. 5.7–5.8 on validated arrays.
 

@@ -33,7 +33,7 @@ import numpy as np
 from .._batched import T as _T
 from .._batched import apply_force, crm_matrix, xinv  # unvalidated: the transforms are built here
 from ..inertia import inertia_inverse
-from ..kinematics import _link
+from ..kinematics import _link, _S_T_times, _times_S
 from ..model import Model
 from .rnea import _batch_shape, _check_f_ext
 
@@ -67,16 +67,6 @@ def _solve(D: np.ndarray, B: np.ndarray) -> np.ndarray:
     if D.shape[-1] == 1:
         return B / D
     return np.linalg.solve(D, B)
-
-
-def _times_S(A: np.ndarray, S: np.ndarray, k: int | None) -> np.ndarray:
-    """``A S`` (..., m, n_i); with ``S = e_k`` (``k`` not None) it is column ``k`` of ``A``."""
-    return A @ S if k is None else A[..., k : k + 1]
-
-
-def _S_T_times(S: np.ndarray, x: np.ndarray, k: int | None) -> np.ndarray:
-    """``Sᵀ x`` (..., n_i, m); with ``S = e_k`` (``k`` not None) it is row ``k`` of ``x``."""
-    return _T(S) @ x if k is None else x[..., k : k + 1, :]
 
 
 # ----------------------------------------------------------------------------- the three passes
