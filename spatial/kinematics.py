@@ -72,18 +72,18 @@ def _link(model: Model, i: int, q_i: np.ndarray, qd_i=None):
     joints with a constant ``S`` (``c_J = 0``).  ``Xup`` comes from the model's fused constants
     (:meth:`Model.fused_tree_transform`) when the joint provides them.
     """
-    joint = model.joints[i]
-    fused = model.fused_tree_transform(i, q_i.dtype)
+    joint, dtype = model.joints[i], q_i.dtype
+    fused = model.fused_tree_transform(i, dtype)
     if fused is None:
-        Xup = joint.transform(q_i) @ model.X_tree[i]
+        Xup = (joint.transform(q_i) @ model.X_tree[i]).astype(dtype, copy=False)
     else:
         K, K_0 = fused
         Xup = (joint.transform_features(q_i) @ K).reshape(q_i.shape[:-1] + (6, 6)) + K_0
-    S = joint.motion_subspace(q_i)
+    S = joint.motion_subspace(q_i).astype(dtype, copy=False)  # the joint's constants: float64
     if qd_i is None:
         return Xup, S, None, None
     v_J = (S @ qd_i[..., None])[..., 0]
-    c_J = None if joint.constant_S else joint.bias(q_i, qd_i)
+    c_J = None if joint.constant_S else joint.bias(q_i, qd_i).astype(dtype, copy=False)
     return Xup, S, v_J, c_J
 
 
@@ -107,9 +107,10 @@ def _forward_pass(model: Model, q: np.ndarray, qd=None, qdd=None) -> _ForwardPas
     Velocities are computed when ``qd`` is given, accelerations when ``qdd`` is given too.
     """
     batch = np.broadcast_shapes(*(x.shape[:-1] for x in (q, qd, qdd) if x is not None))
-    Xup, X0, S = [None], [np.broadcast_to(np.eye(6), batch + (6, 6))], [None]
-    v = None if qd is None else [np.zeros(batch + (6,))]
-    a = None if qdd is None else [np.zeros(batch + (6,))]
+    dtype = q.dtype
+    Xup, X0, S = [None], [np.broadcast_to(np.eye(6, dtype=dtype), batch + (6, 6))], [None]
+    v = None if qd is None else [np.zeros(batch + (6,), dtype)]
+    a = None if qdd is None else [np.zeros(batch + (6,), dtype)]
     for i in range(1, model.NB + 1):
         p = model.parent[i]
         qd_i = None if qd is None else qd[..., model.v_index[i]]

@@ -14,11 +14,12 @@ A model is plain data built once with :meth:`Model.add_body`; every algorithm is
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validate import as_array
+from ._validate import FLOAT_TYPES, as_array, as_float_array
 from .inertia import validate_inertia
 from .joints import Cylindrical, Fixed, Joint, Planar, Prismatic, Revolute, Spherical, SphericalYPR
 from .vectors import _as_plucker
@@ -192,8 +193,8 @@ class Model:
 
         self.parent.append(int(parent))
         self.joints.append(joint)
-        self.X_tree.append(X_tree.copy())
-        self.inertia.append(inertia.copy())
+        self.X_tree.append(X_tree.astype(self.dtype))  # a copy
+        self.inertia.append(inertia.astype(self.dtype))  # a copy
         self.names.append(name)
         self.q_index.append(slice(self.nq, self.nq + joint.nq))
         self.v_index.append(slice(self.nv, self.nv + joint.nv))
@@ -289,7 +290,37 @@ class Model:
     @property
     def a_grav(self) -> np.ndarray:
         """Spatial gravitational acceleration ``[0; g]`` in base coordinates (Featherstone §5.3)."""
-        return np.concatenate([np.zeros(3), self.gravity])
+        return np.concatenate([np.zeros(3, self.gravity.dtype), self.gravity])
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The floating type of the model's parameters (``float64`` unless :meth:`astype`)."""
+        return self.gravity.dtype
+
+    def astype(self, dtype) -> Model:
+        """A copy whose gravity, tree transforms and inertias are of floating type ``dtype``.
+
+        The tree algorithms compute in the promotion of the state's type and the model's, so
+        ``model.astype(np.float32)`` with ``float32`` states runs them in single precision and
+        ``model.astype(np.longdouble)`` in extended precision (where the platform has it).
+        Joints are shared with the original (they hold no state).
+
+        Raises
+        ------
+        ValueError
+            If ``dtype`` is not ``float32``, ``float64`` or ``longdouble``.
+        """
+        dtype = np.dtype(dtype)
+        if dtype not in FLOAT_TYPES:
+            raise ValueError(f"dtype must be float32, float64 or longdouble, got {dtype.name!r}")
+        new = copy.copy(self)
+        new.gravity = self.gravity.astype(dtype)
+        for name in ("parent", "joints", "names", "q_index", "v_index", "loop_joints"):
+            setattr(new, name, list(getattr(self, name)))
+        new.X_tree = [None] + [X.astype(dtype) for X in self.X_tree[1:]]
+        new.inertia = [None] + [I.astype(dtype) for I in self.inertia[1:]]
+        new._fused = {}
+        return new
 
     def fused_tree_transform(self, i: int, dtype=np.float64):
         """``(K, K_0)`` with ``^iX_λ(i) = f(q_i) K + K_0`` for body ``i``, or ``None``.
@@ -308,8 +339,8 @@ class Model:
             fused = None
             if basis is not None:
                 B, B_0 = basis
-                K = (B @ X_tree).reshape(len(B), 36).astype(dtype)
-                fused = K, (B_0 @ X_tree).astype(dtype)
+                B, B_0, X_tree_d = B.astype(dtype), B_0.astype(dtype), X_tree.astype(dtype)
+                fused = (B @ X_tree_d).reshape(len(B), 36), B_0 @ X_tree_d
             entry = self._fused[key] = (joint, X_tree, fused)
         return entry[2]
 
@@ -382,6 +413,10 @@ class Model:
     def check_state(self, q=None, qd=None, qdd=None, tau=None):
         """Validate and convert state arrays; return them as float arrays (None stays None).
 
+        The arrays come back in one floating type, NumPy's promotion of their own types and the
+        model's :attr:`dtype`: ``float32``, ``float64`` and ``longdouble`` arrays keep their
+        precision (the tree algorithms compute in it), anything else becomes ``float64``.
+
         Parameters
         ----------
         q : array_like, shape (..., nq), optional
@@ -395,8 +430,10 @@ class Model:
         """
         out = []
         for value, name, n in ((q, "q", self.nq), (qd, "qd", self.nv), (qdd, "qdd", self.nv)):
-            out.append(None if value is None else as_array(value, name, (n,)))
-        out.append(None if tau is None else as_array(tau, "tau", (self.nv,)))
+            out.append(None if value is None else as_float_array(value, name, (n,)))
+        out.append(None if tau is None else as_float_array(tau, "tau", (self.nv,)))
+        dtype = np.result_type(self.dtype, *(a.dtype for a in out if a is not None))
+        out = [None if a is None else a.astype(dtype, copy=False) for a in out]
         if out[0] is not None:
             for i in range(1, self.NB + 1):
                 self.joints[i].check_q(out[0][..., self.q_index[i]], f"q of joint {i}")

@@ -81,7 +81,7 @@ def _pass1(model: Model, q, qd, f_ext):
     """
     NB = model.NB
     Xup, S, c, IA, pA, X0 = ([None] * (NB + 1) for _ in range(6))
-    v = [np.zeros((6, 1))] + [None] * NB
+    v = [np.zeros((6, 1), q.dtype)] + [None] * NB
     for i in range(1, NB + 1):
         p = model.parent[i]
         Xup[i], S[i], v_J, c_J = _link(
@@ -120,9 +120,9 @@ def _pass2(model: Model, Xup, S, c, IA, pA, tau):
     return U, D, u
 
 
-def _pass3(model: Model, Xup, S, c, U, D, u, batch: tuple) -> np.ndarray:
-    """Pass 3 of Table 7.1 (eqs. 7.49–7.50): ``q̈`` (batch + (nv,))."""
-    qdd = np.zeros(batch + (model.nv,))
+def _pass3(model: Model, Xup, S, c, U, D, u, batch: tuple, dtype) -> np.ndarray:
+    """Pass 3 of Table 7.1 (eqs. 7.49–7.50): ``q̈`` (batch + (nv,), of type ``dtype``)."""
+    qdd = np.zeros(batch + (model.nv,), dtype)
     a = [_col(-model.a_grav)] + [None] * model.NB
     for i in range(1, model.NB + 1):
         a_prime = Xup[i] @ a[model.parent[i]] + c[i]
@@ -189,7 +189,7 @@ def _variant1_passes(model: Model, q, Xup, S, c, IA, pA, tau, batch) -> np.ndarr
             b[p] = b[p] - Phi[p] @ Ta_tau2 - Phi1_T @ _solve(K, z)
             Phi[p] = Phi[p] - Phi1_T @ _solve(K, _T(Phi1_T))
     a = [_col(-model.a_grav)] + [None] * NB
-    qdd = np.zeros(batch + (model.nv,))
+    qdd = np.zeros(batch + (model.nv,), q.dtype)
     for i in range(1, NB + 1):
         # a_i = Φ_i (T_a τ + T λ) + b_i with Tᵀ a_i = Tᵀ (a_1 + c_i)
         a1 = Xup[i] @ a[model.parent[i]]
@@ -220,7 +220,7 @@ def _variant2_passes(model: Model, q, Xup, S, c, IA, pA, tau, batch) -> np.ndarr
             IA[p] = IA[p] + _T(Xup[i]) @ Ia @ Xup[i]
             pA[p] = pA[p] + _T(Xup[i]) @ pa
     a = [_col(-model.a_grav)] + [None] * NB
-    qdd = np.zeros(batch + (model.nv,))
+    qdd = np.zeros(batch + (model.nv,), q.dtype)
     for i in range(1, NB + 1):
         a1 = Xup[i] @ a[model.parent[i]]
         lam = _solve(K[i], z[i] + _T(T[i]) @ a1)
@@ -303,7 +303,7 @@ def aba(model: Model, q, qd, tau, f_ext=None, assembly: str = "standard") -> np.
         return _VARIANTS[assembly](model, q, Xup, S, c, IA, pA, tau, batch)
     with np.errstate(divide="ignore", invalid="ignore"):  # D_i = 0: reported below
         U, D, u = _pass2(model, Xup, S, c, IA, pA, tau)
-        qdd = _pass3(model, Xup, S, c, U, D, u, batch)
+        qdd = _pass3(model, Xup, S, c, U, D, u, batch, q.dtype)
     if not np.isfinite(qdd).all():
         raise ValueError(
             "aba: a joint's articulated inertia D_i = S_iᵀ I^A_i S_i is singular: the subtree "

@@ -65,7 +65,7 @@ def _crba(model: Model, q: np.ndarray) -> np.ndarray:
     """Table 6.2 on a validated ``q``."""
     fp = _forward_pass(model, q)
     Xup, S = fp.Xup, fp.S
-    H = np.zeros(q.shape[:-1] + (model.nv, model.nv))
+    H = np.zeros(q.shape[:-1] + (model.nv, model.nv), q.dtype)
     Ic = [None] + [model.inertia[i] for i in range(1, model.NB + 1)]
     axis = [None] + [model.unit_motion_axis(i) for i in range(1, model.NB + 1)]  # S = e_k
     for i in range(model.NB, 0, -1):

@@ -55,9 +55,10 @@ def _rnea(model: Model, q, qd, qdd, f_ext) -> tuple[np.ndarray, list]:
     ``f[0]`` collects the force transmitted from the base to the tree (the book skips it).
     """
     batch = _batch_shape(q=(q, 1), qd=(qd, 1), qdd=(qdd, 1), f_ext=(f_ext, 2))
-    v = [np.zeros(batch + (6,))]
-    a = [np.broadcast_to(-model.a_grav, batch + (6,))]  # gravity as a base acceleration (§5.3)
-    Xup, S, f, X0 = [None], [None], [np.zeros(batch + (6,))], [np.eye(6)]
+    dtype = q.dtype
+    v = [np.zeros(batch + (6,), dtype)]
+    a = [np.broadcast_to(-model.a_grav.astype(dtype), batch + (6,))]  # gravity (§5.3)
+    Xup, S, f, X0 = [None], [None], [np.zeros(batch + (6,), dtype)], [np.eye(6, dtype=dtype)]
     for i in range(1, model.NB + 1):
         p = model.parent[i]
         Xup_i, S_i, v_J, c_J = _link(model, i, q[..., model.q_index[i]], qd[..., model.v_index[i]])
@@ -73,7 +74,7 @@ def _rnea(model: Model, q, qd, qdd, f_ext) -> tuple[np.ndarray, list]:
         if f_ext is not None:
             X0.append(Xup[i] @ X0[p])
             f[i] = f[i] - apply_force(X0[i], f_ext[..., i, :])
-    tau = np.zeros(batch + (model.nv,))
+    tau = np.zeros(batch + (model.nv,), dtype)
     for i in range(model.NB, 0, -1):
         tau[..., model.v_index[i]] = _mTv(S[i], f[i])
         p = model.parent[i]

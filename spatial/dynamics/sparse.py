@@ -20,14 +20,16 @@ Indices are 0-based: ``lam[k]`` is the parent of variable ``k`` or ``-1`` at a r
 ``λ(k) = 0``), as :meth:`spatial.model.Model.expanded_parent` returns (Table 6.4).  Every
 function takes leading batch dimensions: ``H`` of shape ``(..., n, n)`` and vectors of shape
 ``(..., n)``; the loops run over ``k`` and the ancestor chains in Python and act on the whole
-batch at once.
+batch at once.  Inside, the kernels keep the batch axes last (``W[k, i]`` is then one contiguous
+vector over the states), and ``float32``, ``float64`` and ``longdouble`` inputs are computed in
+their own precision.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_array
+from .._validate import as_float_array
 from ..model import Model
 from .crba import _crba
 from .rnea import _batch_shape, _check_f_ext, _rnea
@@ -92,10 +94,10 @@ def _ancestor_chains(lam: np.ndarray) -> list[np.ndarray]:
 
 def _check_matrix(H, lam, name: str) -> tuple[np.ndarray, np.ndarray]:
     """``(H, lam)`` validated: square (..., n, n), finite, and zero outside the λ pattern."""
-    H = np.asarray(H, dtype=float)
+    H = np.asarray(H)
     if H.ndim < 2 or H.shape[-1] != H.shape[-2]:
         raise ValueError(f"{name} must have shape (..., n, n), got {H.shape}")
-    H = as_array(H, name, H.shape[-2:])
+    H = as_float_array(H, name, H.shape[-2:])
     lam = _check_lam(lam, H.shape[-1])
     tol = 1e-12 * np.abs(H).max(initial=0.0)
     nonzero = np.any(np.abs(H) > tol, axis=tuple(range(H.ndim - 2)))
@@ -242,7 +244,7 @@ def _batch_first(A: np.ndarray, k: int) -> np.ndarray:
 
 def _prepare(M, lam, x, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple]:
     M, lam = _check_matrix(M, lam, name)
-    x = as_array(x, "x", (lam.size,))
+    x = as_float_array(x, "x", (lam.size,))
     return M, lam, x, _batch_shape(**{name: (M, 2)}, x=(x, 1))
 
 
@@ -438,7 +440,7 @@ def ltdl_solve(L, D, lam, b) -> np.ndarray:
     ValueError
         As :func:`solve_L`, or if ``D`` has the wrong shape or a zero entry.
     """
-    D = as_array(D, "D", (np.shape(L)[-1],))
+    D = as_float_array(D, "D", (np.shape(L)[-1],))
     if np.any(D == 0.0):
         raise ValueError("D has a zero entry: H is singular")
     return solve_L(L, lam, solve_Lt(L, lam, b) / D)
