@@ -64,27 +64,41 @@ class _ForwardPass:
     a: list | None  # a[i], (..., 6) body coordinates, without gravity; None unless qdd was given
 
 
-def _link(model: Model, i: int, q_i: np.ndarray, qd_i=None):
-    """``jcalc`` of joint ``i`` joined to its tree transform (Featherstone §4.4, eq. 4.33).
+def _tree_transforms(model: Model, q: np.ndarray) -> list:
+    """``Xup[i] = ^iX_λ(i) = X_J(q_i) X_T(i)`` of every body (the position part of ``jcalc``).
 
-    Returns ``Xup = ^iX_λ(i) = X_J X_T(i)`` (..., 6, 6), ``S`` (..., 6, n_i) and, when
-    ``qd_i`` is given, ``v_J = S q̇_i`` (..., 6) and ``c_J`` (..., 6), which is ``None`` for
-    joints with a constant ``S`` (``c_J = 0``).  ``Xup`` comes from the model's fused constants
-    (:meth:`Model.fused_tree_transform`) when the joint provides them.
+    The transforms depend on the joint's own variables only, so they need no recursion.
+    Bodies whose joints are of one class with a transform basis (revolute, prismatic) are done
+    together, the bodies as one more batch axis: ``f(q) K + K_0`` with the model's fused
+    constants (:meth:`Model.fused_groups`) in one product.  ``Xup[0]`` is ``None``.
+    """
+    Xup = [None] * (model.NB + 1)
+    for bodies, columns, features, K, K_0 in model.fused_groups(q.dtype):
+        f = features(q[..., columns, None])  # (..., r, k)
+        X = (f[..., None, :] @ K)[..., 0, :].reshape(f.shape[:-1] + (6, 6)) + K_0
+        for r, i in enumerate(bodies):
+            Xup[i] = X[..., r, :, :]
+    for i in range(1, model.NB + 1):
+        if Xup[i] is None:
+            X_J = model.joints[i].transform(q[..., model.q_index[i]])
+            Xup[i] = (X_J @ model.X_tree[i]).astype(q.dtype, copy=False)
+    return Xup
+
+
+def _joint_motion(model: Model, i: int, q_i: np.ndarray, qd_i=None):
+    """The motion part of ``jcalc`` for joint ``i`` (Featherstone §4.4): ``S``, ``v_J``, ``c_J``.
+
+    ``S`` (..., 6, n_i) in the joint's successor frame; when ``qd_i`` is given also
+    ``v_J = S q̇_i`` (..., 6) and ``c_J`` (..., 6), which is ``None`` for joints with a constant
+    ``S`` (``c_J = 0``).  Everything in ``q_i``'s floating type.
     """
     joint, dtype = model.joints[i], q_i.dtype
-    fused = model.fused_tree_transform(i, dtype)
-    if fused is None:
-        Xup = (joint.transform(q_i) @ model.X_tree[i]).astype(dtype, copy=False)
-    else:
-        K, K_0 = fused
-        Xup = (joint.transform_features(q_i) @ K).reshape(q_i.shape[:-1] + (6, 6)) + K_0
     S = joint.motion_subspace(q_i).astype(dtype, copy=False)  # the joint's constants: float64
     if qd_i is None:
-        return Xup, S, None, None
+        return S, None, None
     v_J = (S @ qd_i[..., None])[..., 0]
     c_J = None if joint.constant_S else joint.bias(q_i, qd_i).astype(dtype, copy=False)
-    return Xup, S, v_J, c_J
+    return S, v_J, c_J
 
 
 def _times_S(A: np.ndarray, S: np.ndarray, k: int | None) -> np.ndarray:
@@ -108,14 +122,17 @@ def _forward_pass(model: Model, q: np.ndarray, qd=None, qdd=None) -> _ForwardPas
     """
     batch = np.broadcast_shapes(*(x.shape[:-1] for x in (q, qd, qdd) if x is not None))
     dtype = q.dtype
-    Xup, X0, S = [None], [np.broadcast_to(np.eye(6, dtype=dtype), batch + (6, 6))], [None]
+    Xup, X0, S = (
+        _tree_transforms(model, q),
+        [np.broadcast_to(np.eye(6, dtype=dtype), batch + (6, 6))],
+        [None],
+    )
     v = None if qd is None else [np.zeros(batch + (6,), dtype)]
     a = None if qdd is None else [np.zeros(batch + (6,), dtype)]
     for i in range(1, model.NB + 1):
         p = model.parent[i]
         qd_i = None if qd is None else qd[..., model.v_index[i]]
-        Xup_i, S_i, v_J, c_J = _link(model, i, q[..., model.q_index[i]], qd_i)
-        Xup.append(Xup_i)
+        S_i, v_J, c_J = _joint_motion(model, i, q[..., model.q_index[i]], qd_i)
         X0.append(Xup[i] @ X0[p])
         S.append(S_i)
         if v is not None:

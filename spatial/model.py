@@ -344,6 +344,37 @@ class Model:
             entry = self._fused[key] = (joint, X_tree, fused)
         return entry[2]
 
+    def fused_groups(self, dtype=np.float64) -> list[tuple]:
+        """The bodies whose ``^iX_λ(i)`` can be computed together, grouped by joint class.
+
+        Each group is ``(bodies, columns, features, K, K_0)``: body numbers, their (single)
+        position variables in ``q``, the class's :meth:`~spatial.joints.Joint.transform_features`
+        and the stacked constants of :meth:`fused_tree_transform`, (r, k, 36) and (r, 6, 6).
+        Only one-variable joints are grouped.  Kept until a joint or tree transform is replaced.
+        """
+        key = ("groups", np.dtype(dtype))
+        entry = self._fused.get(key)
+        current = (*self.joints, *self.X_tree)  # the cache holds while these are the same objects
+        if (
+            entry is not None
+            and len(entry[0]) == len(current)
+            and all(x is y for x, y in zip(entry[0], current, strict=True))
+        ):
+            return entry[1]
+        members: dict[type, list[int]] = {}
+        for i in range(1, self.NB + 1):
+            if self.joints[i].nq == 1 and self.fused_tree_transform(i, dtype) is not None:
+                members.setdefault(type(self.joints[i]), []).append(i)
+        groups = []
+        for bodies in members.values():
+            constants = [self.fused_tree_transform(i, dtype) for i in bodies]
+            columns = np.array([self.q_index[i].start for i in bodies])
+            features = self.joints[bodies[0]].transform_features
+            K, K_0 = np.stack([c[0] for c in constants]), np.stack([c[1] for c in constants])
+            groups.append((bodies, columns, features, K, K_0))
+        self._fused[key] = (current, groups)
+        return groups
+
     def unit_motion_axis(self, i: int) -> int | None:
         """``k`` if joint ``i`` has the constant motion subspace ``S = e_k``, else ``None``.
 

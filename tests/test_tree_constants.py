@@ -78,3 +78,20 @@ def test_unit_motion_axis_is_the_column_of_S(joint, k):
 def test_constant_S_means_no_velocity_product_term():
     assert Revolute("z").constant_S and Prismatic("x").constant_S
     assert not SphericalYPR().constant_S
+
+
+def test_grouped_tree_transforms_equal_each_joint_times_its_tree_transform():
+    from spatial.joints import Spherical
+    from spatial.kinematics import _tree_transforms
+
+    rng = np.random.default_rng(7)
+    model = sp.Model()
+    joints = [Revolute("z"), Prismatic("x"), Spherical(), Revolute("y"), Helical("z", 0.2)]
+    for k, joint in enumerate(joints):
+        model.add_body(k, joint, sp.builders.random_transform(rng), sp.builders.random_inertia(rng))
+    assert [g[0] for g in model.fused_groups()] == [[1, 4], [2]]  # by class, one-variable joints
+    q = model.random_configuration(rng, (3,))
+    Xup = _tree_transforms(model, q)
+    for i in range(1, model.NB + 1):
+        expected = model.joints[i].transform(q[..., model.q_index[i]]) @ model.X_tree[i]
+        np.testing.assert_allclose(Xup[i], expected, atol=1e-14)

@@ -33,7 +33,7 @@ import numpy as np
 from .._batched import T as _T
 from .._batched import apply_force, crm_matrix, xinv  # unvalidated: the transforms are built here
 from ..inertia import inertia_inverse
-from ..kinematics import _link, _S_T_times, _times_S
+from ..kinematics import _joint_motion, _S_T_times, _times_S, _tree_transforms
 from ..model import Model
 from .rnea import _batch_shape, _check_f_ext
 
@@ -80,11 +80,12 @@ def _pass1(model: Model, q, qd, f_ext):
     ``Xup[i]`` is ``^iX_λ(i)``; ``p_i = v_i ×* I_i v_i - ^iX_0* f^x_i`` (eqs. 7.32–7.36).
     """
     NB = model.NB
-    Xup, S, c, IA, pA, X0 = ([None] * (NB + 1) for _ in range(6))
+    S, c, IA, pA, X0 = ([None] * (NB + 1) for _ in range(5))
+    Xup = _tree_transforms(model, q)  # ^iX_λ(i) = X_J X_T(i) of every body
     v = [np.zeros((6, 1), q.dtype)] + [None] * NB
     for i in range(1, NB + 1):
         p = model.parent[i]
-        Xup[i], S[i], v_J, c_J = _link(
+        S[i], v_J, c_J = _joint_motion(
             model, i, q[..., model.q_index[i]], qd[..., model.v_index[i]]
         )
         v_J = _col(v_J)

@@ -29,7 +29,7 @@ from .._validate import as_array
 from .._validate import broadcast_batch as _batch_shape  # the one batch-shape message
 from ..inertia import inertia_params
 from ..joints import Revolute
-from ..kinematics import _link
+from ..kinematics import _joint_motion, _tree_transforms
 from ..model import Model
 from ..vectors import unplux
 
@@ -58,11 +58,11 @@ def _rnea(model: Model, q, qd, qdd, f_ext) -> tuple[np.ndarray, list]:
     dtype = q.dtype
     v = [np.zeros(batch + (6,), dtype)]
     a = [np.broadcast_to(-model.a_grav.astype(dtype), batch + (6,))]  # gravity (§5.3)
-    Xup, S, f, X0 = [None], [None], [np.zeros(batch + (6,), dtype)], [np.eye(6, dtype=dtype)]
+    S, f, X0 = [None], [np.zeros(batch + (6,), dtype)], [np.eye(6, dtype=dtype)]
+    Xup = _tree_transforms(model, q)  # ^iX_λ(i) = X_J X_T(i) of every body
     for i in range(1, model.NB + 1):
         p = model.parent[i]
-        Xup_i, S_i, v_J, c_J = _link(model, i, q[..., model.q_index[i]], qd[..., model.v_index[i]])
-        Xup.append(Xup_i)
+        S_i, v_J, c_J = _joint_motion(model, i, q[..., model.q_index[i]], qd[..., model.v_index[i]])
         S.append(S_i)
         v.append(_mv(Xup[i], v[p]) + v_J)
         v_cross = crm_matrix(v[i])  # v_i×, and v_i×* = -(v_i×)ᵀ
