@@ -73,11 +73,15 @@ def _tree_transforms(model: Model, q: np.ndarray) -> list:
     constants (:meth:`Model.fused_groups`) in one product.  ``Xup[0]`` is ``None``.
     """
     Xup = [None] * (model.NB + 1)
+    batch = q.shape[:-1]
     for bodies, columns, features, K, K_0 in model.fused_groups(q.dtype):
-        f = features(q[..., columns, None])  # (..., r, k)
-        X = (f[..., None, :] @ K)[..., 0, :].reshape(f.shape[:-1] + (6, 6)) + K_0
+        f = np.moveaxis(features(q[..., columns, None]), -2, 0)  # (r, ..., k): bodies first
+        X = f.reshape(len(bodies), -1, f.shape[-1]) @ K  # (r, states, 36): a product per body
+        X = X.reshape((len(bodies),) + batch + (6, 6)) + K_0.reshape(
+            (-1,) + (1,) * len(batch) + (6, 6)
+        )
         for r, i in enumerate(bodies):
-            Xup[i] = X[..., r, :, :]
+            Xup[i] = X[r]  # contiguous (..., 6, 6)
     for i in range(1, model.NB + 1):
         if Xup[i] is None:
             X_J = model.joints[i].transform(q[..., model.q_index[i]])
