@@ -14,6 +14,11 @@ walking up the support set as in Sueda §2.1 Alg. 1), ``J̇_i q̇`` (the acceler
 ``q̈ = 0``, Sueda §2.2), point Jacobians, kinetic and potential energy, total momentum and the
 centre of mass (Featherstone §2.12–2.13).
 
+The transforms ``Xup[i]`` depend on each joint's own variables only, so
+:func:`_tree_transforms` computes them for all bodies before the recursion, the bodies of one
+joint class together; :func:`_joint_motion` is the rest of the book's ``jcalc`` (``S``,
+``v_J``, ``c_J``).  The dynamics algorithms share both.
+
 Conventions (``spatial.__doc__``): ``q`` has shape ``(..., nq)`` and ``qd``/``qdd``
 ``(..., nv)``; results keep the leading batch shape.  Per-body outputs have shape
 ``(..., NB + 1, ...)`` with row ``i`` = body ``i`` and row 0 = the fixed base.  A ``body``

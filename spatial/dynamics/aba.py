@@ -21,6 +21,14 @@ other assembly formulae from the same five equations (Table 7.2); ``assembly="va
 (articulated inertias with the joint's constraint-force subspace ``T``) run the algorithm with
 them and give the same ``q̈``.
 
+What does not change from call to call is prepared once (Featherstone §10.3 and App. A.5 make
+the same point for compiled code): the joint transforms ``^iX_λ(i)`` of all bodies come first,
+in one product per joint class (:func:`spatial.kinematics._tree_transforms`), ``c_J`` is skipped
+for joints with a constant ``S``, and when ``S = e_k`` the products ``I^A_i S_i`` and
+``S_iᵀ p^A_i`` are read off as a column and an entry.  The state's floating type (float32,
+float64 or longdouble, promoted with the model's, :meth:`spatial.Model.astype`) is kept
+throughout.
+
 Conventions (``spatial.__doc__`` and the tree contract): ``q`` has shape ``(..., nq)``, ``qd``
 and ``tau`` ``(..., nv)``, external forces ``f_ext`` ``(..., NB + 1, 6)`` in base coordinates
 with row 0 (the base) zero; leading batch dimensions broadcast and go through the same code.

@@ -20,6 +20,11 @@ their positions live in F_p, Example 4.5) also supply ``q_dot`` (the book's thir
 ``jcalc``, for ``qdfn`` of eq. 3.7), ``integrate`` and ``difference``, so that integrators never
 add a velocity to a quaternion.
 
+Joints whose transform is a fixed linear combination of a few functions of ``q`` (``cos q``
+and ``sin q`` for a revolute joint) say so with :meth:`Joint.transform_basis` and
+:meth:`Joint.transform_features`; the model then folds the tree transform into those constants
+once.
+
 Every method takes leading batch dimensions: ``q`` of shape ``(..., nq)`` gives ``X_J`` of shape
 ``(..., 6, 6)`` and ``S`` of shape ``(..., 6, nv)``.  Methods trust their inputs, which the caller
 has checked (:meth:`Joint.check_q` / the Model), so that the recursive algorithms stay fast.
