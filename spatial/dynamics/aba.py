@@ -77,6 +77,11 @@ def _solve(D: np.ndarray, B: np.ndarray) -> np.ndarray:
     return np.linalg.solve(D, B)
 
 
+def _mul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """``A @ B``; with one column in ``A`` (a 1-DoF joint) it is a broadcast product, cheaper."""
+    return A * B if A.shape[-1] == 1 else A @ B
+
+
 # ----------------------------------------------------------------------------- the three passes
 # Inside the passes every vector is a column, (..., 6, 1) or (..., n_i, 1), so that each product
 # of Table 7.1 is one ``@``.  Lists are indexed by body number; entry 0 is the base.
@@ -92,14 +97,14 @@ def _pass1(model: Model, q, qd, f_ext):
     Xup = _tree_transforms(model, q)  # ^iX_λ(i) = X_J X_T(i) of every body
     v = [np.zeros((6, 1), q.dtype)] + [None] * NB
     for i in range(1, NB + 1):
-        p = model.parent[i]
-        S[i], v_J, c_J = _joint_motion(
-            model, i, q[..., model.q_index[i]], qd[..., model.v_index[i]]
-        )
-        v_J = _col(v_J)
-        v[i] = Xup[i] @ v[p] + v_J
+        p, qd_i = model.parent[i], qd[..., model.v_index[i]]
+        S[i], v_J, c_J = _joint_motion(model, i, q[..., model.q_index[i]], qd_i)
+        v[i] = Xup[i] @ v[p] + _col(v_J)
         v_cross = _crm(v[i])  # v_i×; and v_i×* = -(v_i×)ᵀ
-        c[i] = v_cross @ v_J if c_J is None else _col(c_J) + v_cross @ v_J  # c_J = 0: constant S
+        # c_i = c_J + v_i × v_J with v_J = S_i q̇_i; c_J = 0 for a constant S
+        c[i] = _mul(_times_S(v_cross, S[i], model.unit_motion_axis(i)), _col(qd_i))
+        if c_J is not None:
+            c[i] = c[i] + _col(c_J)
         IA[i] = model.inertia[i]
         pA[i] = -(_T(v_cross) @ (model.inertia[i] @ v[i]))
         if f_ext is not None:
@@ -122,8 +127,8 @@ def _pass2(model: Model, Xup, S, c, IA, pA, tau):
         u[i] = _col(tau[..., model.v_index[i]]) - _S_T_times(S[i], pA[i], k)
         p = model.parent[i]
         if p != 0:
-            Ia = IA[i] - U[i] @ _solve(D[i], _T(U[i]))
-            pa = pA[i] + Ia @ c[i] + U[i] @ _solve(D[i], u[i])
+            Ia = IA[i] - _mul(U[i], _solve(D[i], _T(U[i])))
+            pa = pA[i] + Ia @ c[i] + _mul(U[i], _solve(D[i], u[i]))
             IA[p] = IA[p] + _T(Xup[i]) @ Ia @ Xup[i]  # λ(i)X_i* I^a iX_λ(i)
             pA[p] = pA[p] + _T(Xup[i]) @ pa  # λ(i)X_i* p^a
     return U, D, u
@@ -136,7 +141,7 @@ def _pass3(model: Model, Xup, S, c, U, D, u, batch: tuple, dtype) -> np.ndarray:
     for i in range(1, model.NB + 1):
         a_prime = Xup[i] @ a[model.parent[i]] + c[i]
         qdd_i = _solve(D[i], u[i] - _T(U[i]) @ a_prime)
-        a[i] = a_prime + S[i] @ qdd_i
+        a[i] = a_prime + _mul(S[i], qdd_i)
         qdd[..., model.v_index[i]] = qdd_i[..., 0]
     return qdd
 
