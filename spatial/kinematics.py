@@ -82,9 +82,8 @@ def _tree_transforms(model: Model, q: np.ndarray) -> list:
     for bodies, columns, features, K, K_0 in model.fused_groups(q.dtype):
         f = np.moveaxis(features(q[..., columns, None]), -2, 0)  # (r, ..., k): bodies first
         X = f.reshape(len(bodies), -1, f.shape[-1]) @ K  # (r, states, 36): a product per body
-        X = X.reshape((len(bodies),) + batch + (6, 6)) + K_0.reshape(
-            (-1,) + (1,) * len(batch) + (6, 6)
-        )
+        X = X.reshape((len(bodies),) + batch + (6, 6))
+        X += K_0.reshape((-1,) + (1,) * len(batch) + (6, 6))  # in place: one array less
         for r, i in enumerate(bodies):
             Xup[i] = X[r]  # contiguous (..., 6, 6)
     for i in range(1, model.NB + 1):
