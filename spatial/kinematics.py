@@ -80,8 +80,9 @@ def _tree_transforms(model: Model, q: np.ndarray) -> list:
     Xup = [None] * (model.NB + 1)
     batch = q.shape[:-1]
     for bodies, columns, features, K, K_0 in model.fused_groups(q.dtype):
-        f = np.moveaxis(features(q[..., columns, None]), -2, 0)  # (r, ..., k): bodies first
-        X = f.reshape(len(bodies), -1, f.shape[-1]) @ K  # (r, states, 36): a product per body
+        f = features(q[..., columns, None])  # (..., r, k)
+        f = f.reshape(-1, len(bodies), f.shape[-1]).swapaxes(0, 1)  # (r, states, k): bodies first
+        X = f @ K  # (r, states, 36): one small product per body
         X = X.reshape((len(bodies),) + batch + (6, 6))
         X += K_0.reshape((-1,) + (1,) * len(batch) + (6, 6))  # in place: one array less
         for r, i in enumerate(bodies):
