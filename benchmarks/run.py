@@ -1,37 +1,54 @@
-"""Timings of the tree algorithms on Featherstone's benchmark chains GU(n) (``make bench``).
+"""Timings of the tree algorithms on Featherstone's benchmark systems (``make bench``).
 
-Measures the median wall-clock time per call of ``rnea``, ``crba``, ``aba`` and
-``forward_dynamics`` (CRBA + sparse LᵀDL) on GU(n) for n = 7, 30, 100 (one state per call), and
-on a batch of 1,000 states of GU(7) (one call for the whole batch, the same code path), and
-prints them beside the targets of issue 3 and the per-call figures quoted for peer
-implementations.  GU(n) is ``spatial.builders.gu_chain(n)`` (Featherstone §10.3): an unbranched
-chain of n revolute joints with general geometry and inertias.
+Measures the median time per call of ``rnea``, ``crba``, ``aba`` and ``forward_dynamics``
+(CRBA + sparse LᵀDL) on GU(n) for n = 7, 30, 100 (one state per call) and on batches of 1,000
+states (one call for the whole batch, the same code path) of GU(7), GU(30), GU(100) and a
+binary tree of 31 bodies (``branched_tree(31, 2)``, §10.3.2).  GU(n) is
+``spatial.builders.gu_chain(n)`` (Featherstone §10.3): an unbranched chain of n revolute joints
+with general geometry and inertias.  The single-call figures stand beside the targets of issues
+3 and 15 and the per-call figures quoted for peer implementations.
+
+When Pinocchio is installed (``pip install ".[bench]"``), the same systems are rebuilt in it
+(``pinocchio_ref.py``, checked to give the same ``q̈``) and its ``aba`` is timed per call and
+batched (``abaInParallel`` over the 1,000 states with 1 and 2 threads), measured in the same run
+so that the ratios compare like with like; the ratios themselves come from calls of the two
+libraries in turn (the best of each), so that both meet the same load.
 
 It also times ``import spatial`` in fresh processes (best of 5) beside ``import numpy`` alone, with
 Python's bytecode cache written first as a user's installation has it (where the environment sets
 ``PYTHONDONTWRITEBYTECODE``, no cache exists and every module is compiled at each import, which
-roughly doubles the figure); the package's budget is 250 ms.
+roughly doubles the figure); the package's budget is 250 ms.  ``--notebooks`` adds the time of
+one run of the notebook suite (fast mode, as ``make test-notebooks`` runs it).
 
-Usage: ``.venv/bin/python benchmarks/run.py [--quick] [--cpu]``.  Timings depend on the machine
-and its load (``--cpu`` measures this process's CPU time, steadier on a busy machine); nothing
-here is a test.
+The results go to the terminal as a table, to ``benchmarks/results.json`` and to
+``benchmarks/results.png`` (time per state of every algorithm and system, batched and not).
+
+Usage: ``.venv/bin/python benchmarks/run.py [--quick] [--cpu] [--notebooks]``.  Timings depend
+on the machine and its load (``--cpu`` measures this process's CPU time, steadier on a busy
+machine, but it does not count Pinocchio's worker threads); nothing here is a test.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import os
 import platform
 import subprocess
 import sys
 import time
 from functools import partial
+from pathlib import Path
 
 import numpy as np
+import pinocchio_ref
 from timing import measure
 
 import spatial as sp
-from spatial.builders import gu_chain
+from spatial.builders import branched_tree, gu_chain
+
+HERE = Path(__file__).resolve().parent
 
 # the four algorithms, called as f(model, q, qd, x) with x = q̈ for rnea and τ otherwise
 ALGORITHMS = {
@@ -40,41 +57,86 @@ ALGORITHMS = {
     "aba": lambda model, q, qd, x: sp.aba(model, q, qd, x),
     "forward_dynamics": lambda model, q, qd, x: sp.forward_dynamics(model, q, qd, x),
 }
-CASES = [(7, 1), (30, 1), (100, 1), (7, 1000)]  # (n, states per call)
+SYSTEMS = {
+    "GU(7)": lambda: gu_chain(7),
+    "GU(30)": lambda: gu_chain(30),
+    "GU(100)": lambda: gu_chain(100),
+    "tree(31)": lambda: branched_tree(31, 2.0),
+}
+BATCH = 1000
+CASES = [("GU(7)", 1), ("GU(30)", 1), ("GU(100)", 1)] + [(name, BATCH) for name in SYSTEMS]
 
-# issue 3's targets and the peers' reference figures, in µs per call
+# the targets of issues 3 and 15 and the peers' reference figures, in µs per call
 TARGETS = {
-    ("rnea", 7, 1): 120,
-    ("crba", 7, 1): 150,
-    ("aba", 7, 1): 250,
-    ("aba", 100, 1): 3_000,
-    ("rnea", 7, 1000): 10_000,
-    ("aba", 7, 1000): 15_000,
+    ("rnea", "GU(7)", 1): 120,
+    ("crba", "GU(7)", 1): 150,
+    ("aba", "GU(7)", 1): 150,
+    ("aba", "GU(100)", 1): 2_500,
+    ("rnea", "GU(7)", BATCH): 10_000,
+    ("aba", "GU(7)", BATCH): 15_000,
 }
 PEERS = {
-    ("rnea", 7, 1): 1_000,
-    ("forward_dynamics", 7, 1): 10_000,
-    ("forward_dynamics", 100, 1): 1_400_000,
+    ("rnea", "GU(7)", 1): 1_000,
+    ("forward_dynamics", "GU(7)", 1): 10_000,
+    ("forward_dynamics", "GU(100)", 1): 1_400_000,
 }
 
 
-def state(n: int, batch: int, rng: np.random.Generator):
-    """GU(n) and a random state ``q``, ``q̇``, ``x`` (``q̈`` or ``τ``); batched if ``batch > 1``."""
+def state(model: sp.Model, batch: int, rng: np.random.Generator):
+    """A random state ``q``, ``q̇``, ``x`` (``q̈`` or ``τ``); batched if ``batch > 1``."""
     shape = () if batch == 1 else (batch,)
-    model = gu_chain(n)
-    return model, model.random_configuration(rng, shape), *rng.standard_normal((2, *shape, n))
+    return model.random_configuration(rng, shape), *rng.standard_normal((2, *shape, model.nv))
 
 
-def run(repeats: int, min_time: float, clock) -> list[tuple]:
-    """Measure every algorithm on every case; rows ``(algorithm, n, batch, µs)``."""
+def run(repeats: int, min_time: float, clock) -> list[dict]:
+    """Measure every algorithm on every case; one row per measurement."""
     rng = np.random.default_rng(0)
     rows = []
-    for n, batch in CASES:
-        model, q, qd, x = state(n, batch, rng)
+    for system, batch in CASES:
+        model = SYSTEMS[system]()
+        q, qd, x = state(model, batch, rng)
         for name, fn in ALGORITHMS.items():
             seconds = measure(partial(fn, model, q, qd, x), repeats, min_time, clock)
-            rows.append((name, n, batch, seconds * 1e6))
+            rows.append(_row("spatial", name, system, batch, seconds))
+        if pinocchio_ref.pin is not None:
+            rows += run_pinocchio(model, system, batch, q, qd, x, repeats, min_time, clock)
     return rows
+
+
+def run_pinocchio(model, system, batch, q, qd, tau, repeats, min_time, clock) -> list[dict]:
+    """Pinocchio's ``aba`` on the same states: per call, or batched on 1 and 2 threads."""
+    pin = pinocchio_ref.pin
+    pm = pinocchio_ref.to_pinocchio(model)
+    error = pinocchio_ref.check_agrees(model, pm, np.random.default_rng(1))
+    if error > 1e-8 * (1 + model.nv):
+        raise RuntimeError(f"Pinocchio's aba differs from spatial's on {system} by {error:.3g}")
+    if batch == 1:
+        data = pm.createData()
+        seconds = measure(lambda: pin.aba(pm, data, q, qd, tau), repeats, min_time, clock)
+        return [_row("pinocchio", "aba", system, 1, seconds)]
+    columns = [np.asfortranarray(a.T) for a in (q, qd, tau)]  # Pinocchio wants nq x batch
+    out = np.zeros_like(columns[1])
+    rows = []
+    for threads in (1, 2):
+        fn = partial(pinocchio_ref.batched_aba(pm, threads), *columns, out)
+        seconds = measure(fn, repeats, min_time, clock)
+        rows.append(
+            _row(
+                "pinocchio", f"aba ({threads} thread{'s' * (threads > 1)})", system, batch, seconds
+            )
+        )
+    return rows
+
+
+def _row(library: str, algorithm: str, system: str, batch: int, seconds: float) -> dict:
+    return {
+        "library": library,
+        "algorithm": algorithm,
+        "system": system,
+        "states": batch,
+        "us_per_call": seconds * 1e6,
+        "us_per_state": seconds * 1e6 / batch,
+    }
 
 
 def import_time(module: str, runs: int = 5) -> float:
@@ -90,25 +152,109 @@ def import_time(module: str, runs: int = 5) -> float:
     return 1e3 * min(times)
 
 
+def notebook_suite_time() -> float:
+    """Wall-clock seconds of one fast-mode run of the notebooks (as ``make test-notebooks``)."""
+    env = dict(os.environ, SPATIAL_NB_FAST="1", SPATIAL_NB_STRICT="1")
+    env["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
+    command = [sys.executable, "-m", "pytest", "-q", "--nbval", "--nbval-current-env", "-n", "2"]
+    command += ["--dist", "loadscope", "-p", "no:randomly", str(HERE.parent / "notebooks")]
+    start = time.perf_counter()
+    subprocess.run(command, env=env, check=True, cwd=HERE.parent)
+    return time.perf_counter() - start
+
+
 def fmt(us: float | None) -> str:
     return "" if us is None else f"{us:,.0f}"
 
 
-def table(rows: list[tuple]) -> str:
+def ratios(repeats: int, clock) -> dict[str, float]:
+    """``spatial``'s batched ``aba`` time over Pinocchio's, per system and thread count.
+
+    The three calls are timed in turn, ``2 * repeats`` rounds, and the shortest time of each is
+    kept: on a shared machine every library then meets the same load, and the minimum is the
+    run least disturbed by it.
+    """
+    rng = np.random.default_rng(2)
+    out = {}
+    for system in SYSTEMS:
+        model = SYSTEMS[system]()
+        q, qd, tau = state(model, BATCH, rng)
+        pm = pinocchio_ref.to_pinocchio(model)
+        columns = [np.asfortranarray(a.T) for a in (q, qd, tau)]
+        result = np.zeros_like(columns[1])
+        calls = {"spatial": partial(sp.aba, model, q, qd, tau)}
+        for threads in (1, 2):
+            calls[threads] = partial(pinocchio_ref.batched_aba(pm, threads), *columns, result)
+        best = dict.fromkeys(calls, np.inf)
+        for _ in range(2 * repeats):
+            for key, fn in calls.items():
+                start = clock()
+                fn()
+                best[key] = min(best[key], clock() - start)
+        for threads in (1, 2):
+            label = f"{system} vs {threads} thread{'s' * (threads > 1)}"
+            out[label] = best["spatial"] / best[threads]
+    return out
+
+
+def table(rows: list[dict]) -> str:
     """The results as a fixed-width table with the targets and the peers' figures."""
     header = (
-        f"{'algorithm':<17} {'system':<8} {'states':>6} {'ours (µs)':>11} "
+        f"{'library':<9} {'algorithm':<19} {'system':<8} {'states':>6} {'time (µs)':>11} "
         f"{'target (µs)':>12} {'':<5} {'peers (µs)':>11} {'µs/state':>9}"
     )
     lines = [header, "-" * len(header)]
-    for name, n, batch, us in rows:
-        target = TARGETS.get((name, n, batch))
-        verdict = "" if target is None else ("met" if us <= target else "over")
+    for r in rows:
+        key = (r["algorithm"], r["system"], r["states"])
+        target = TARGETS.get(key) if r["library"] == "spatial" else None
+        verdict = "" if target is None else ("met" if r["us_per_call"] <= target else "over")
+        peer = PEERS.get(key) if r["library"] == "spatial" else None
         lines.append(
-            f"{name:<17} {f'GU({n})':<8} {batch:>6,} {fmt(us):>11} {fmt(target):>12} "
-            f"{verdict:<5} {fmt(PEERS.get((name, n, batch))):>11} {us / batch:>9,.1f}"
+            f"{r['library']:<9} {r['algorithm']:<19} {r['system']:<8} {r['states']:>6,} "
+            f"{fmt(r['us_per_call']):>11} {fmt(target):>12} {verdict:<5} {fmt(peer):>11} "
+            f"{r['us_per_state']:>9,.1f}"
         )
     return "\n".join(lines)
+
+
+def plot(rows: list[dict], path: Path) -> None:
+    """Time per state of every algorithm on every system, one panel per kind of call."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    systems = list(SYSTEMS)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    for ax, batch, title in (
+        (axes[0], 1, "one state per call"),
+        (axes[1], BATCH, f"{BATCH:,} states per call"),
+    ):
+        series = sorted({(r["library"], r["algorithm"]) for r in rows if r["states"] == batch})
+        for library, algorithm in series:
+            points = {
+                r["system"]: r["us_per_state"]
+                for r in rows
+                if r["states"] == batch and (r["library"], r["algorithm"]) == (library, algorithm)
+            }
+            xs = [k for k, s in enumerate(systems) if s in points]
+            style = "--" if library == "pinocchio" else "-"
+            ax.plot(
+                xs,
+                [points[systems[k]] for k in xs],
+                style,
+                marker="o",
+                label=f"{library} {algorithm}",
+            )
+        ax.set_xticks(range(len(systems)), systems)
+        ax.set_yscale("log")
+        ax.set_title(title)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("time per state (µs)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 def main() -> None:
@@ -117,22 +263,54 @@ def main() -> None:
     parser.add_argument(
         "--cpu", action="store_true", help="CPU time of this process instead of wall-clock time"
     )
+    parser.add_argument(
+        "--notebooks", action="store_true", help="also time one run of the notebook suite"
+    )
     args = parser.parse_args()
     repeats, min_time = (3, 0.02) if args.quick else (7, 0.1)
     clock, kind = (time.process_time, "CPU") if args.cpu else (time.perf_counter, "wall-clock")
-    print(
-        f"spatial {sp.__version__} · Python {platform.python_version()} · NumPy {np.__version__}"
-        f" · {platform.machine()}"
-    )
+    versions = {
+        "spatial": sp.__version__,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "pinocchio": None if pinocchio_ref.pin is None else pinocchio_ref.pin.__version__,
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+    }
+    print(" · ".join(f"{k} {v}" for k, v in versions.items()))
     print(f"median {kind} time per call over {repeats} measurements of ≥ {min_time} s each\n")
-    print(table(run(repeats, min_time, clock)))
+    rows = run(repeats, min_time, clock)
+    print(table(rows))
+    speed_ratios = {} if pinocchio_ref.pin is None else ratios(repeats, time.perf_counter)
+    if speed_ratios:
+        print("\nbatched aba, spatial time / Pinocchio's, best of interleaved calls (target ≤ 3):")
+        for key, value in speed_ratios.items():
+            print(f"  {key:<28} {value:5.1f}")
     print("\nimport time, best of 5 fresh processes (ms; budget for spatial: 250)")
-    for module in ("numpy", "spatial"):
-        print(f"  import {module:<8} {import_time(module):6.0f}")
+    imports = {module: import_time(module) for module in ("numpy", "spatial")}
+    for module, ms in imports.items():
+        print(f"  import {module:<8} {ms:6.0f}")
+    notebooks = notebook_suite_time() if args.notebooks else None
+    if notebooks is not None:
+        print(f"\nnotebook suite (fast mode, 2 workers): {notebooks:,.0f} s")
     print(
-        "\ntargets: issue 3; peers: reported per-call figures of other Python implementations "
-        "(7-link chain, n = 100)."
+        "\ntargets: issues 3 and 15; peers: reported per-call figures of other Python "
+        "implementations (7-link chain, n = 100)."
     )
+    results = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "clock": kind,
+        "repeats": repeats,
+        "min_time_s": min_time,
+        "versions": versions,
+        "rows": rows,
+        "aba_batched_ratio_to_pinocchio": speed_ratios,
+        "import_ms": imports,
+        "notebook_suite_s": notebooks,
+    }
+    (HERE / "results.json").write_text(json.dumps(results, indent=1) + "\n")
+    plot(rows, HERE / "results.png")
+    print(f"\nwrote {HERE / 'results.json'} and {HERE / 'results.png'}")
 
 
 if __name__ == "__main__":

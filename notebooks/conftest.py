@@ -26,7 +26,7 @@ MIN_FIGURES = {
     "07-articulated-bodies-aba": 4,
     "08-closed-loops": 9,
     "09-hybrid-floating-gears": 9,
-    "10-accuracy-and-efficiency": 10,
+    "10-accuracy-and-efficiency": 11,
     "11-contact-and-impact": 16,
     "12-maximal-coordinates": 10,
     "13-springs-and-muscles": 21,

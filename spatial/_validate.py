@@ -6,6 +6,7 @@ import numpy as np
 
 __all__ = [
     "as_array",
+    "as_float_array",
     "as_scalar_array",
     "positive_array",
     "positive_scalar",
@@ -22,7 +23,26 @@ def as_array(x, name: str, tail: tuple[int, ...]) -> np.ndarray:
     ValueError
         If the trailing shape differs from ``tail`` or any entry is not finite.
     """
-    a = np.asarray(x, dtype=float)
+    return _check_tail(np.asarray(x, dtype=float), name, tail)
+
+
+#: the floating types the tree algorithms compute in without converting (precision-generic)
+FLOAT_TYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.longdouble))
+
+
+def as_float_array(x, name: str, tail: tuple[int, ...]) -> np.ndarray:
+    """:func:`as_array`, but an array of ``float32``, ``float64`` or ``longdouble`` keeps its type.
+
+    Anything else (ints, lists, other floats) becomes ``float64`` as in :func:`as_array`.
+    """
+    a = np.asarray(x)
+    if a.dtype not in FLOAT_TYPES:
+        return as_array(x, name, tail)
+    return _check_tail(a, name, tail)
+
+
+def _check_tail(a: np.ndarray, name: str, tail: tuple[int, ...]) -> np.ndarray:
+    """``a`` after checking its trailing shape and that every entry is finite."""
     k = len(tail)
     if a.ndim < k or a.shape[a.ndim - k :] != tail:
         want = "(..., " + ", ".join(str(t) for t in tail) + ")"

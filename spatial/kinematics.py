@@ -14,6 +14,11 @@ walking up the support set as in Sueda §2.1 Alg. 1), ``J̇_i q̇`` (the acceler
 ``q̈ = 0``, Sueda §2.2), point Jacobians, kinetic and potential energy, total momentum and the
 centre of mass (Featherstone §2.12–2.13).
 
+The transforms ``Xup[i]`` depend on each joint's own variables only, so
+:func:`_tree_transforms` computes them for all bodies before the recursion, the bodies of one
+joint class together; :func:`_joint_motion` is the rest of the book's ``jcalc`` (``S``,
+``v_J``, ``c_J``).  The dynamics algorithms share both.
+
 Conventions (``spatial.__doc__``): ``q`` has shape ``(..., nq)`` and ``qd``/``qdd``
 ``(..., nv)``; results keep the leading batch shape.  Per-body outputs have shape
 ``(..., NB + 1, ...)`` with row ``i`` = body ``i`` and row 0 = the fixed base.  A ``body``
@@ -64,34 +69,86 @@ class _ForwardPass:
     a: list | None  # a[i], (..., 6) body coordinates, without gravity; None unless qdd was given
 
 
+def _tree_transforms(model: Model, q: np.ndarray) -> list:
+    """``Xup[i] = ^iX_λ(i) = X_J(q_i) X_T(i)`` of every body (the position part of ``jcalc``).
+
+    The transforms depend on the joint's own variables only, so they need no recursion.
+    Bodies whose joints are of one class with a transform basis (revolute, prismatic) are done
+    together, the bodies as one more batch axis: ``f(q) K + K_0`` with the model's fused
+    constants (:meth:`Model.fused_groups`) in one product.  ``Xup[0]`` is ``None``.
+    """
+    Xup = [None] * (model.NB + 1)
+    batch = q.shape[:-1]
+    for bodies, columns, features, K, K_0 in model.fused_groups(q.dtype):
+        f = features(q[..., columns, None])  # (..., r, k)
+        f = f.reshape(-1, len(bodies), f.shape[-1]).swapaxes(0, 1)  # (r, states, k): bodies first
+        X = f @ K  # (r, states, 36): one small product per body
+        X = X.reshape((len(bodies),) + batch + (6, 6))
+        X += K_0.reshape((-1,) + (1,) * len(batch) + (6, 6))  # in place: one array less
+        for r, i in enumerate(bodies):
+            Xup[i] = X[r]  # contiguous (..., 6, 6)
+    for i in range(1, model.NB + 1):
+        if Xup[i] is None:
+            X_J = model.joints[i].transform(q[..., model.q_index[i]])
+            Xup[i] = (X_J @ model.X_tree[i]).astype(q.dtype, copy=False)
+    return Xup
+
+
+def _joint_motion(model: Model, i: int, q_i: np.ndarray, qd_i=None):
+    """The motion part of ``jcalc`` for joint ``i`` (Featherstone §4.4): ``S``, ``v_J``, ``c_J``.
+
+    ``S`` (..., 6, n_i) in the joint's successor frame; when ``qd_i`` is given also
+    ``v_J = S q̇_i`` (..., 6) and ``c_J`` (..., 6), which is ``None`` for joints with a constant
+    ``S`` (``c_J = 0``).  Everything in ``q_i``'s floating type.
+    """
+    joint, dtype = model.joints[i], q_i.dtype
+    S = joint.motion_subspace(q_i).astype(dtype, copy=False)  # the joint's constants: float64
+    if qd_i is None:
+        return S, None, None
+    v_J = (S @ qd_i[..., None])[..., 0]
+    c_J = None if joint.constant_S else joint.bias(q_i, qd_i).astype(dtype, copy=False)
+    return S, v_J, c_J
+
+
+def _times_S(A: np.ndarray, S: np.ndarray, k: int | None) -> np.ndarray:
+    """``A S`` (..., m, n_i); with ``S = e_k`` (``k`` not None) it is column ``k`` of ``A``.
+
+    ``k`` is :meth:`Model.unit_motion_axis`: for such joints the products with ``S`` of the
+    book's tables become selections (Featherstone §10.3.1).
+    """
+    return A @ S if k is None else A[..., k : k + 1]
+
+
+def _S_T_times(S: np.ndarray, x: np.ndarray, k: int | None) -> np.ndarray:
+    """``Sᵀ x`` (..., n_i, m); with ``S = e_k`` (``k`` not None) it is row ``k`` of ``x``."""
+    return S.swapaxes(-1, -2) @ x if k is None else x[..., k : k + 1, :]
+
+
 def _forward_pass(model: Model, q: np.ndarray, qd=None, qdd=None) -> _ForwardPass:
     """The base-to-leaves recursion of Example 4.4 and eqs. 5.7–5.8 on validated arrays.
 
     Velocities are computed when ``qd`` is given, accelerations when ``qdd`` is given too.
     """
     batch = np.broadcast_shapes(*(x.shape[:-1] for x in (q, qd, qdd) if x is not None))
-    Xup, X0, S = [None], [np.broadcast_to(np.eye(6), batch + (6, 6))], [None]
-    v = None if qd is None else [np.zeros(batch + (6,))]
-    a = None if qdd is None else [np.zeros(batch + (6,))]
+    dtype = q.dtype
+    Xup, X0, S = (
+        _tree_transforms(model, q),
+        [np.broadcast_to(np.eye(6, dtype=dtype), batch + (6, 6))],
+        [None],
+    )
+    v = None if qd is None else [np.zeros(batch + (6,), dtype)]
+    a = None if qdd is None else [np.zeros(batch + (6,), dtype)]
     for i in range(1, model.NB + 1):
-        joint, p = model.joints[i], model.parent[i]
-        q_i = q[..., model.q_index[i]]
-        if qd is None:
-            X_J, S_i = joint.transform(q_i), joint.motion_subspace(q_i)
-        else:
-            X_J, S_i, v_J, c_J = joint.jcalc(q_i, qd[..., model.v_index[i]])
-        Xup.append(X_J @ model.X_tree[i])
+        p = model.parent[i]
+        qd_i = None if qd is None else qd[..., model.v_index[i]]
+        S_i, v_J, c_J = _joint_motion(model, i, q[..., model.q_index[i]], qd_i)
         X0.append(Xup[i] @ X0[p])
         S.append(S_i)
         if v is not None:
             v.append(_mv(Xup[i], v[p]) + v_J)
         if a is not None:
-            a.append(
-                _mv(Xup[i], a[p])
-                + _mv(S_i, qdd[..., model.v_index[i]])
-                + c_J
-                + cross_motion(v[i], v_J)
-            )
+            a_i = _mv(Xup[i], a[p]) + _mv(S_i, qdd[..., model.v_index[i]])
+            a.append(a_i + cross_motion(v[i], v_J) + (0.0 if c_J is None else c_J))
     return _ForwardPass(Xup, X0, S, v, a)
 
 

@@ -14,11 +14,12 @@ A model is plain data built once with :meth:`Model.add_body`; every algorithm is
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validate import as_array
+from ._validate import FLOAT_TYPES, as_array, as_float_array
 from .inertia import validate_inertia
 from .joints import Cylindrical, Fixed, Joint, Planar, Prismatic, Revolute, Spherical, SphericalYPR
 from .vectors import _as_plucker
@@ -120,6 +121,7 @@ class Model:
     nq: int = field(default=0, init=False)
     nv: int = field(default=0, init=False)
     loop_joints: list = field(default_factory=list, init=False)
+    _fused: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         g = as_array(self.gravity, "gravity", (3,))
@@ -191,8 +193,8 @@ class Model:
 
         self.parent.append(int(parent))
         self.joints.append(joint)
-        self.X_tree.append(X_tree.copy())
-        self.inertia.append(inertia.copy())
+        self.X_tree.append(X_tree.astype(self.dtype))  # a copy
+        self.inertia.append(inertia.astype(self.dtype))  # a copy
         self.names.append(name)
         self.q_index.append(slice(self.nq, self.nq + joint.nq))
         self.v_index.append(slice(self.nv, self.nv + joint.nv))
@@ -288,7 +290,108 @@ class Model:
     @property
     def a_grav(self) -> np.ndarray:
         """Spatial gravitational acceleration ``[0; g]`` in base coordinates (Featherstone §5.3)."""
-        return np.concatenate([np.zeros(3), self.gravity])
+        return np.concatenate([np.zeros(3, self.gravity.dtype), self.gravity])
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The floating type of the model's parameters (``float64`` unless :meth:`astype`)."""
+        return self.gravity.dtype
+
+    def astype(self, dtype) -> Model:
+        """A copy whose gravity, tree transforms and inertias are of floating type ``dtype``.
+
+        The tree algorithms compute in the promotion of the state's type and the model's, so
+        ``model.astype(np.float32)`` with ``float32`` states runs them in single precision and
+        ``model.astype(np.longdouble)`` in extended precision (where the platform has it).
+        Joints are shared with the original (they hold no state).
+
+        Raises
+        ------
+        ValueError
+            If ``dtype`` is not ``float32``, ``float64`` or ``longdouble``.
+        """
+        dtype = np.dtype(dtype)
+        if dtype not in FLOAT_TYPES:
+            raise ValueError(f"dtype must be float32, float64 or longdouble, got {dtype.name!r}")
+        new = copy.copy(self)
+        new.gravity = self.gravity.astype(dtype)
+        for name in ("parent", "joints", "names", "q_index", "v_index", "loop_joints"):
+            setattr(new, name, list(getattr(self, name)))
+        new.X_tree = [None] + [X.astype(dtype) for X in self.X_tree[1:]]
+        new.inertia = [None] + [I.astype(dtype) for I in self.inertia[1:]]
+        new._fused = {}
+        return new
+
+    def fused_tree_transform(self, i: int, dtype=np.float64):
+        """``(K, K_0)`` with ``^iX_λ(i) = f(q_i) K + K_0`` for body ``i``, or ``None``.
+
+        ``^iX_λ(i) = X_J(q_i) X_T(i)`` (eq. 4.33's ``Xup``).  When the joint's transform is
+        linear in a few functions of ``q_i`` (:meth:`~spatial.joints.Joint.transform_basis`),
+        so is ``^iX_λ(i)``: ``K = B X_T(i)`` (k, 36) and ``K_0 = B_0 X_T(i)`` (6, 6) are
+        constants of the model, computed on first use (in ``dtype``) and kept until the body's
+        joint or tree transform is replaced.
+        """
+        joint, X_tree = self.joints[i], self.X_tree[i]
+        key = (i, np.dtype(dtype))
+        entry = self._fused.get(key)
+        if entry is None or entry[0] is not joint or entry[1] is not X_tree:
+            basis = joint.transform_basis()
+            fused = None
+            if basis is not None:
+                B, B_0 = basis
+                B, B_0, X_tree_d = B.astype(dtype), B_0.astype(dtype), X_tree.astype(dtype)
+                fused = (B @ X_tree_d).reshape(len(B), 36), B_0 @ X_tree_d
+            entry = self._fused[key] = (joint, X_tree, fused)
+        return entry[2]
+
+    def fused_groups(self, dtype=np.float64) -> list[tuple]:
+        """The bodies whose ``^iX_λ(i)`` can be computed together, grouped by joint class.
+
+        Each group is ``(bodies, columns, features, K, K_0)``: body numbers, their (single)
+        position variables in ``q``, the class's :meth:`~spatial.joints.Joint.transform_features`
+        and the stacked constants of :meth:`fused_tree_transform`, (r, k, 36) and (r, 6, 6).
+        Only one-variable joints are grouped.  Kept until a joint or tree transform is replaced.
+        """
+        key = ("groups", np.dtype(dtype))
+        entry = self._fused.get(key)
+        current = (*self.joints, *self.X_tree)  # the cache holds while these are the same objects
+        if (
+            entry is not None
+            and len(entry[0]) == len(current)
+            and all(x is y for x, y in zip(entry[0], current, strict=True))
+        ):
+            return entry[1]
+        members: dict[type, list[int]] = {}
+        for i in range(1, self.NB + 1):
+            if self.joints[i].nq == 1 and self.fused_tree_transform(i, dtype) is not None:
+                members.setdefault(type(self.joints[i]), []).append(i)
+        groups = []
+        for bodies in members.values():
+            constants = [self.fused_tree_transform(i, dtype) for i in bodies]
+            columns = np.array([self.q_index[i].start for i in bodies])
+            features = self.joints[bodies[0]].transform_features
+            K, K_0 = np.stack([c[0] for c in constants]), np.stack([c[1] for c in constants])
+            groups.append((bodies, columns, features, K, K_0))
+        self._fused[key] = (current, groups)
+        return groups
+
+    def unit_motion_axis(self, i: int) -> int | None:
+        """``k`` if joint ``i`` has the constant motion subspace ``S = e_k``, else ``None``.
+
+        Then ``A S`` is column ``k`` of ``A`` and ``Sᵀ f`` is entry ``k`` of ``f``: products
+        with ``S`` become selections (the DH-frame saving of Featherstone §10.3.1, App. A.5).
+        """
+        joint = self.joints[i]
+        entry = self._fused.get(("axis", i))
+        if entry is None or entry[0] is not joint:
+            k = None
+            if joint.constant_S and joint.nv == 1:
+                S = joint.motion_subspace(np.zeros(joint.nq))[:, 0]
+                nonzero = np.flatnonzero(S)
+                if len(nonzero) == 1 and S[nonzero[0]] == 1.0:
+                    k = int(nonzero[0])
+            entry = self._fused[("axis", i)] = (joint, k)
+        return entry[1]
 
     def body(self, name: str) -> int:
         """Body number of the body called ``name`` (ValueError if there is none)."""
@@ -341,6 +444,10 @@ class Model:
     def check_state(self, q=None, qd=None, qdd=None, tau=None):
         """Validate and convert state arrays; return them as float arrays (None stays None).
 
+        The arrays come back in one floating type, NumPy's promotion of their own types and the
+        model's :attr:`dtype`: ``float32``, ``float64`` and ``longdouble`` arrays keep their
+        precision (the tree algorithms compute in it), anything else becomes ``float64``.
+
         Parameters
         ----------
         q : array_like, shape (..., nq), optional
@@ -354,8 +461,10 @@ class Model:
         """
         out = []
         for value, name, n in ((q, "q", self.nq), (qd, "qd", self.nv), (qdd, "qdd", self.nv)):
-            out.append(None if value is None else as_array(value, name, (n,)))
-        out.append(None if tau is None else as_array(tau, "tau", (self.nv,)))
+            out.append(None if value is None else as_float_array(value, name, (n,)))
+        out.append(None if tau is None else as_float_array(tau, "tau", (self.nv,)))
+        dtype = np.result_type(self.dtype, *(a.dtype for a in out if a is not None))
+        out = [None if a is None else a.astype(dtype, copy=False) for a in out]
         if out[0] is not None:
             for i in range(1, self.NB + 1):
                 self.joints[i].check_q(out[0][..., self.q_index[i]], f"q of joint {i}")

@@ -21,6 +21,14 @@ other assembly formulae from the same five equations (Table 7.2); ``assembly="va
 (articulated inertias with the joint's constraint-force subspace ``T``) run the algorithm with
 them and give the same ``q̈``.
 
+What does not change from call to call is prepared once (Featherstone §10.3 and App. A.5 make
+the same point for compiled code): the joint transforms ``^iX_λ(i)`` of all bodies come first,
+in one product per joint class (:func:`spatial.kinematics._tree_transforms`), ``c_J`` is skipped
+for joints with a constant ``S``, and when ``S = e_k`` the products ``I^A_i S_i`` and
+``S_iᵀ p^A_i`` are read off as a column and an entry.  The state's floating type (float32,
+float64 or longdouble, promoted with the model's, :meth:`spatial.Model.astype`) is kept
+throughout.
+
 Conventions (``spatial.__doc__`` and the tree contract): ``q`` has shape ``(..., nq)``, ``qd``
 and ``tau`` ``(..., nv)``, external forces ``f_ext`` ``(..., NB + 1, 6)`` in base coordinates
 with row 0 (the base) zero; leading batch dimensions broadcast and go through the same code.
@@ -33,6 +41,7 @@ import numpy as np
 from .._batched import T as _T
 from .._batched import apply_force, crm_matrix, xinv  # unvalidated: the transforms are built here
 from ..inertia import inertia_inverse
+from ..kinematics import _joint_motion, _S_T_times, _times_S, _tree_transforms
 from ..model import Model
 from .rnea import _batch_shape, _check_f_ext
 
@@ -68,6 +77,11 @@ def _solve(D: np.ndarray, B: np.ndarray) -> np.ndarray:
     return np.linalg.solve(D, B)
 
 
+def _mul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """``A @ B``; with one column in ``A`` (a 1-DoF joint) it is a broadcast product, cheaper."""
+    return A * B if A.shape[-1] == 1 else A @ B
+
+
 # ----------------------------------------------------------------------------- the three passes
 # Inside the passes every vector is a column, (..., 6, 1) or (..., n_i, 1), so that each product
 # of Table 7.1 is one ``@``.  Lists are indexed by body number; entry 0 is the base.
@@ -79,18 +93,18 @@ def _pass1(model: Model, q, qd, f_ext):
     ``Xup[i]`` is ``^iX_λ(i)``; ``p_i = v_i ×* I_i v_i - ^iX_0* f^x_i`` (eqs. 7.32–7.36).
     """
     NB = model.NB
-    Xup, S, c, IA, pA, X0 = ([None] * (NB + 1) for _ in range(6))
-    v = [np.zeros((6, 1))] + [None] * NB
+    S, c, IA, pA, X0 = ([None] * (NB + 1) for _ in range(5))
+    Xup = _tree_transforms(model, q)  # ^iX_λ(i) = X_J X_T(i) of every body
+    v = [np.zeros((6, 1), q.dtype)] + [None] * NB
     for i in range(1, NB + 1):
-        p = model.parent[i]
-        X_J, S[i], v_J, c_J = model.joints[i].jcalc(
-            q[..., model.q_index[i]], qd[..., model.v_index[i]]
-        )
-        v_J, c_J = _col(v_J), _col(c_J)
-        Xup[i] = X_J @ model.X_tree[i]
-        v[i] = Xup[i] @ v[p] + v_J
+        p, qd_i = model.parent[i], qd[..., model.v_index[i]]
+        S[i], v_J, c_J = _joint_motion(model, i, q[..., model.q_index[i]], qd_i)
+        v[i] = Xup[i] @ v[p] + _col(v_J)
         v_cross = _crm(v[i])  # v_i×; and v_i×* = -(v_i×)ᵀ
-        c[i] = c_J + v_cross @ v_J
+        # c_i = c_J + v_i × v_J with v_J = S_i q̇_i; c_J = 0 for a constant S
+        c[i] = _mul(_times_S(v_cross, S[i], model.unit_motion_axis(i)), _col(qd_i))
+        if c_J is not None:
+            c[i] = c[i] + _col(c_J)
         IA[i] = model.inertia[i]
         pA[i] = -(_T(v_cross) @ (model.inertia[i] @ v[i]))
         if f_ext is not None:
@@ -107,27 +121,27 @@ def _pass2(model: Model, Xup, S, c, IA, pA, tau):
     NB = model.NB
     U, D, u = ([None] * (NB + 1) for _ in range(3))
     for i in range(NB, 0, -1):
-        S_T = _T(S[i])
-        U[i] = IA[i] @ S[i]
-        D[i] = S_T @ U[i]
-        u[i] = _col(tau[..., model.v_index[i]]) - S_T @ pA[i]
+        k = model.unit_motion_axis(i)
+        U[i] = _times_S(IA[i], S[i], k)
+        D[i] = _S_T_times(S[i], U[i], k)
+        u[i] = _col(tau[..., model.v_index[i]]) - _S_T_times(S[i], pA[i], k)
         p = model.parent[i]
         if p != 0:
-            Ia = IA[i] - U[i] @ _solve(D[i], _T(U[i]))
-            pa = pA[i] + Ia @ c[i] + U[i] @ _solve(D[i], u[i])
+            Ia = IA[i] - _mul(U[i], _solve(D[i], _T(U[i])))
+            pa = pA[i] + Ia @ c[i] + _mul(U[i], _solve(D[i], u[i]))
             IA[p] = IA[p] + _T(Xup[i]) @ Ia @ Xup[i]  # λ(i)X_i* I^a iX_λ(i)
             pA[p] = pA[p] + _T(Xup[i]) @ pa  # λ(i)X_i* p^a
     return U, D, u
 
 
-def _pass3(model: Model, Xup, S, c, U, D, u, batch: tuple) -> np.ndarray:
-    """Pass 3 of Table 7.1 (eqs. 7.49–7.50): ``q̈`` (batch + (nv,))."""
-    qdd = np.zeros(batch + (model.nv,))
+def _pass3(model: Model, Xup, S, c, U, D, u, batch: tuple, dtype) -> np.ndarray:
+    """Pass 3 of Table 7.1 (eqs. 7.49–7.50): ``q̈`` (batch + (nv,), of type ``dtype``)."""
+    qdd = np.zeros(batch + (model.nv,), dtype)
     a = [_col(-model.a_grav)] + [None] * model.NB
     for i in range(1, model.NB + 1):
         a_prime = Xup[i] @ a[model.parent[i]] + c[i]
         qdd_i = _solve(D[i], u[i] - _T(U[i]) @ a_prime)
-        a[i] = a_prime + S[i] @ qdd_i
+        a[i] = a_prime + _mul(S[i], qdd_i)
         qdd[..., model.v_index[i]] = qdd_i[..., 0]
     return qdd
 
@@ -189,7 +203,7 @@ def _variant1_passes(model: Model, q, Xup, S, c, IA, pA, tau, batch) -> np.ndarr
             b[p] = b[p] - Phi[p] @ Ta_tau2 - Phi1_T @ _solve(K, z)
             Phi[p] = Phi[p] - Phi1_T @ _solve(K, _T(Phi1_T))
     a = [_col(-model.a_grav)] + [None] * NB
-    qdd = np.zeros(batch + (model.nv,))
+    qdd = np.zeros(batch + (model.nv,), q.dtype)
     for i in range(1, NB + 1):
         # a_i = Φ_i (T_a τ + T λ) + b_i with Tᵀ a_i = Tᵀ (a_1 + c_i)
         a1 = Xup[i] @ a[model.parent[i]]
@@ -220,7 +234,7 @@ def _variant2_passes(model: Model, q, Xup, S, c, IA, pA, tau, batch) -> np.ndarr
             IA[p] = IA[p] + _T(Xup[i]) @ Ia @ Xup[i]
             pA[p] = pA[p] + _T(Xup[i]) @ pa
     a = [_col(-model.a_grav)] + [None] * NB
-    qdd = np.zeros(batch + (model.nv,))
+    qdd = np.zeros(batch + (model.nv,), q.dtype)
     for i in range(1, NB + 1):
         a1 = Xup[i] @ a[model.parent[i]]
         lam = _solve(K[i], z[i] + _T(T[i]) @ a1)
@@ -303,7 +317,7 @@ def aba(model: Model, q, qd, tau, f_ext=None, assembly: str = "standard") -> np.
         return _VARIANTS[assembly](model, q, Xup, S, c, IA, pA, tau, batch)
     with np.errstate(divide="ignore", invalid="ignore"):  # D_i = 0: reported below
         U, D, u = _pass2(model, Xup, S, c, IA, pA, tau)
-        qdd = _pass3(model, Xup, S, c, U, D, u, batch)
+        qdd = _pass3(model, Xup, S, c, U, D, u, batch, q.dtype)
     if not np.isfinite(qdd).all():
         raise ValueError(
             "aba: a joint's articulated inertia D_i = S_iᵀ I^A_i S_i is singular: the subtree "

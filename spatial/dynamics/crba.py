@@ -24,7 +24,7 @@ from .._batched import force_cross_bar, xinv  # unvalidated kernels: X_J is a jo
 from .._batched import mTv as _mTv
 from .._batched import mv as _mv
 from ..joints import Joint, Reversed
-from ..kinematics import _forward_pass
+from ..kinematics import _forward_pass, _S_T_times, _times_S
 from ..model import Model
 from ..vectors import crf, crm, cross_motion
 
@@ -58,24 +58,30 @@ def crba(model: Model, q) -> np.ndarray:
         If ``q`` has the wrong shape, is not finite or not a valid configuration.
     """
     q, _, _, _ = model.check_state(q)
+    return _crba(model, q)
+
+
+def _crba(model: Model, q: np.ndarray) -> np.ndarray:
+    """Table 6.2 on a validated ``q``."""
     fp = _forward_pass(model, q)
     Xup, S = fp.Xup, fp.S
-    H = np.zeros(q.shape[:-1] + (model.nv, model.nv))
+    H = np.zeros(q.shape[:-1] + (model.nv, model.nv), q.dtype)
     Ic = [None] + [model.inertia[i] for i in range(1, model.NB + 1)]
+    axis = [None] + [model.unit_motion_axis(i) for i in range(1, model.NB + 1)]  # S = e_k
     for i in range(model.NB, 0, -1):
         p = model.parent[i]
         if p != 0:
             Ic[p] = Ic[p] + _T(Xup[i]) @ Ic[i] @ Xup[i]
-        F = Ic[i] @ S[i]
+        F = _times_S(Ic[i], S[i], axis[i])
         ii = model.v_index[i]
-        H[..., ii, ii] = _T(S[i]) @ F
+        H[..., ii, ii] = _S_T_times(S[i], F, axis[i])
         j = i
         while model.parent[j] != 0:
             F = _T(Xup[j]) @ F
             j = model.parent[j]
             jj = model.v_index[j]
-            H[..., ii, jj] = _T(F) @ S[j]
-            H[..., jj, ii] = _T(H[..., ii, jj])
+            H[..., jj, ii] = _S_T_times(S[j], F, axis[j])
+            H[..., ii, jj] = _T(H[..., jj, ii])
     return H
 
 

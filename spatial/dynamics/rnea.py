@@ -29,6 +29,7 @@ from .._validate import as_array
 from .._validate import broadcast_batch as _batch_shape  # the one batch-shape message
 from ..inertia import inertia_params
 from ..joints import Revolute
+from ..kinematics import _joint_motion, _tree_transforms
 from ..model import Model
 from ..vectors import unplux
 
@@ -54,25 +55,26 @@ def _rnea(model: Model, q, qd, qdd, f_ext) -> tuple[np.ndarray, list]:
     ``f[0]`` collects the force transmitted from the base to the tree (the book skips it).
     """
     batch = _batch_shape(q=(q, 1), qd=(qd, 1), qdd=(qdd, 1), f_ext=(f_ext, 2))
-    v = [np.zeros(batch + (6,))]
-    a = [np.broadcast_to(-model.a_grav, batch + (6,))]  # gravity as a base acceleration (§5.3)
-    Xup, S, f, X0 = [None], [None], [np.zeros(batch + (6,))], [np.eye(6)]
+    dtype = q.dtype
+    v = [np.zeros(batch + (6,), dtype)]
+    a = [np.broadcast_to(-model.a_grav.astype(dtype), batch + (6,))]  # gravity (§5.3)
+    S, f, X0 = [None], [np.zeros(batch + (6,), dtype)], [np.eye(6, dtype=dtype)]
+    Xup = _tree_transforms(model, q)  # ^iX_λ(i) = X_J X_T(i) of every body
     for i in range(1, model.NB + 1):
         p = model.parent[i]
-        X_J, S_i, v_J, c_J = model.joints[i].jcalc(
-            q[..., model.q_index[i]], qd[..., model.v_index[i]]
-        )
-        Xup.append(X_J @ model.X_tree[i])
+        S_i, v_J, c_J = _joint_motion(model, i, q[..., model.q_index[i]], qd[..., model.v_index[i]])
         S.append(S_i)
         v.append(_mv(Xup[i], v[p]) + v_J)
         v_cross = crm_matrix(v[i])  # v_i×, and v_i×* = -(v_i×)ᵀ
-        a.append(_mv(Xup[i], a[p]) + _mv(S_i, qdd[..., model.v_index[i]]) + c_J + _mv(v_cross, v_J))
+        a.append(_mv(Xup[i], a[p]) + _mv(S_i, qdd[..., model.v_index[i]]) + _mv(v_cross, v_J))
+        if c_J is not None:  # joints with a constant S have c_J = 0
+            a[i] = a[i] + c_J
         I = model.inertia[i]
         f.append(_mv(I, a[i]) - _mTv(v_cross, _mv(I, v[i])))
         if f_ext is not None:
             X0.append(Xup[i] @ X0[p])
             f[i] = f[i] - apply_force(X0[i], f_ext[..., i, :])
-    tau = np.zeros(batch + (model.nv,))
+    tau = np.zeros(batch + (model.nv,), dtype)
     for i in range(model.NB, 0, -1):
         tau[..., model.v_index[i]] = _mTv(S[i], f[i])
         p = model.parent[i]

@@ -20,17 +20,19 @@ Indices are 0-based: ``lam[k]`` is the parent of variable ``k`` or ``-1`` at a r
 ``λ(k) = 0``), as :meth:`spatial.model.Model.expanded_parent` returns (Table 6.4).  Every
 function takes leading batch dimensions: ``H`` of shape ``(..., n, n)`` and vectors of shape
 ``(..., n)``; the loops run over ``k`` and the ancestor chains in Python and act on the whole
-batch at once.
+batch at once.  Inside, the kernels keep the batch axes last (``W[k, i]`` is then one contiguous
+vector over the states), and ``float32``, ``float64`` and ``longdouble`` inputs are computed in
+their own precision.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_array
+from .._validate import as_float_array
 from ..model import Model
-from .crba import crba
-from .rnea import _batch_shape, bias_force
+from .crba import _crba
+from .rnea import _batch_shape, _check_f_ext, _rnea
 
 __all__ = [
     "ltl",
@@ -92,10 +94,10 @@ def _ancestor_chains(lam: np.ndarray) -> list[np.ndarray]:
 
 def _check_matrix(H, lam, name: str) -> tuple[np.ndarray, np.ndarray]:
     """``(H, lam)`` validated: square (..., n, n), finite, and zero outside the λ pattern."""
-    H = np.asarray(H, dtype=float)
+    H = np.asarray(H)
     if H.ndim < 2 or H.shape[-1] != H.shape[-2]:
         raise ValueError(f"{name} must have shape (..., n, n), got {H.shape}")
-    H = as_array(H, name, H.shape[-2:])
+    H = as_float_array(H, name, H.shape[-2:])
     lam = _check_lam(lam, H.shape[-1])
     tol = 1e-12 * np.abs(H).max(initial=0.0)
     nonzero = np.any(np.abs(H) > tol, axis=tuple(range(H.ndim - 2)))
@@ -200,22 +202,41 @@ def ltdl(H, lam) -> tuple[np.ndarray, np.ndarray]:
     """
     H, lam = _check_matrix(H, lam, "H")
     _check_symmetric(H, "H")
-    W = np.tril(H)
-    n = lam.size
+    W = _ltdl(_batch_last(np.tril(H), 2), lam)
+    D = np.diagonal(W).copy()  # (..., n)
+    L = np.where(_pattern(lam), _batch_first(W, 2), 0.0)
+    L[..., np.arange(lam.size), np.arange(lam.size)] = 1.0
+    return L, D
+
+
+def _ltdl(W: np.ndarray, lam: np.ndarray) -> np.ndarray:
+    """Table 6.3 (right) in place on the lower triangle ``W`` (n, n, ...) of a validated ``H``.
+
+    The batch axes come last (:func:`_batch_last`), so that each of the book's scalar
+    operations ``W[k, i]`` is one contiguous vector operation over all the states.  Returns
+    ``W`` holding ``L`` below the diagonal (at the pattern of ``lam``) and ``D`` on it.
+    """
     chain = _ancestor_chains(lam)
-    for k in range(n - 1, -1, -1):
-        _require_positive_pivots(W[..., k, k], k)
+    for k in range(lam.size - 1, -1, -1):
+        _require_positive_pivots(W[k, k], k)
         i = lam[k]
         while i != -1:
-            a = W[..., k, i] / W[..., k, k]
+            a = W[k, i] / W[k, k]
             j = chain[i]  # the book's innermost loop, j = i, λ(i), …, as one vector operation
-            W[..., i, j] = W[..., i, j] - a[..., None] * W[..., k, j]
-            W[..., k, i] = a
+            W[i, j] = W[i, j] - a * W[k, j]
+            W[k, i] = a
             i = lam[i]
-    D = np.diagonal(W, axis1=-2, axis2=-1).copy()
-    L = np.where(_pattern(lam), W, 0.0)
-    L[..., np.arange(n), np.arange(n)] = 1.0
-    return L, D
+    return W
+
+
+def _batch_last(A: np.ndarray, k: int) -> np.ndarray:
+    """A contiguous copy of ``A`` (..., n[, n]) with its last ``k`` axes moved to the front."""
+    return np.moveaxis(A, tuple(range(-k, 0)), tuple(range(k))).copy()
+
+
+def _batch_first(A: np.ndarray, k: int) -> np.ndarray:
+    """The inverse of :func:`_batch_last` (a view)."""
+    return np.moveaxis(A, tuple(range(k)), tuple(range(-k, 0)))
 
 
 # ----------------------------------------------------------------------------- Table 6.5
@@ -223,7 +244,7 @@ def ltdl(H, lam) -> tuple[np.ndarray, np.ndarray]:
 
 def _prepare(M, lam, x, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple]:
     M, lam = _check_matrix(M, lam, name)
-    x = as_array(x, "x", (lam.size,))
+    x = as_float_array(x, "x", (lam.size,))
     return M, lam, x, _batch_shape(**{name: (M, 2)}, x=(x, 1))
 
 
@@ -296,14 +317,8 @@ def solve_L(L, lam, x) -> np.ndarray:
     """
     L, lam, x, batch = _prepare(L, lam, x, "L")
     _require_nonzero_diagonal(L)
-    x = np.broadcast_to(x, batch + (lam.size,)).copy()
-    for i in range(lam.size):
-        j = lam[i]
-        while j != -1:
-            x[..., i] = x[..., i] - L[..., i, j] * x[..., j]
-            j = lam[j]
-        x[..., i] = x[..., i] / L[..., i, i]
-    return x
+    x = _batch_last(np.broadcast_to(x, batch + (lam.size,)), 1)
+    return _batch_first(_solve_L(_batch_last(L, 2), lam, x), 1)
 
 
 def solve_Lt(L, lam, x) -> np.ndarray:
@@ -313,12 +328,28 @@ def solve_Lt(L, lam, x) -> np.ndarray:
     """
     L, lam, x, batch = _prepare(L, lam, x, "L")
     _require_nonzero_diagonal(L)
-    x = np.broadcast_to(x, batch + (lam.size,)).copy()
-    for i in range(lam.size - 1, -1, -1):
-        x[..., i] = x[..., i] / L[..., i, i]
+    x = _batch_last(np.broadcast_to(x, batch + (lam.size,)), 1)
+    return _batch_first(_solve_Lt(_batch_last(L, 2), lam, x), 1)
+
+
+def _solve_L(L: np.ndarray, lam: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Table 6.5's ``x = L⁻¹x`` in place, batch axes last: ``L`` (n, n, ...), ``x`` (n, ...)."""
+    for i in range(lam.size):
         j = lam[i]
         while j != -1:
-            x[..., j] = x[..., j] - L[..., i, j] * x[..., i]
+            x[i] = x[i] - L[i, j] * x[j]
+            j = lam[j]
+        x[i] = x[i] / L[i, i]
+    return x
+
+
+def _solve_Lt(L: np.ndarray, lam: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Table 6.5's ``x = L⁻ᵀx`` in place, batch axes last: ``L`` (n, n, ...), ``x`` (n, ...)."""
+    for i in range(lam.size - 1, -1, -1):
+        x[i] = x[i] / L[i, i]
+        j = lam[i]
+        while j != -1:
+            x[j] = x[j] - L[i, j] * x[i]
             j = lam[j]
     return x
 
@@ -409,7 +440,7 @@ def ltdl_solve(L, D, lam, b) -> np.ndarray:
     ValueError
         As :func:`solve_L`, or if ``D`` has the wrong shape or a zero entry.
     """
-    D = as_array(D, "D", (np.shape(L)[-1],))
+    D = as_float_array(D, "D", (np.shape(L)[-1],))
     if np.any(D == 0.0):
         raise ValueError("D has a zero entry: H is singular")
     return solve_L(L, lam, solve_Lt(L, lam, b) / D)
@@ -521,8 +552,15 @@ def forward_dynamics(model: Model, q, qd, tau, f_ext=None) -> np.ndarray:
         not positive definite (a massless subtree).
     """
     q, qd, _, tau = model.check_state(q, qd, None, tau)
-    C = bias_force(model, q, qd, f_ext)
-    H = crba(model, q)
+    f_ext = _check_f_ext(model, f_ext)
+    batch = _batch_shape(q=(q, 1), qd=(qd, 1), tau=(tau, 1), f_ext=(f_ext, 2))
+    C = _rnea(model, q, qd, np.zeros(qd.shape), f_ext)[0]
+    H = _crba(model, q)
     lam = model.expanded_parent()
-    L, D = ltdl(H, lam)
-    return ltdl_solve(L, D, lam, tau - C)
+    # Tables 6.3 and 6.5 on the kernels, batch axes last: x = L⁻¹ D⁻¹ L⁻ᵀ (τ - C)
+    W = _ltdl(_batch_last(np.broadcast_to(H, batch + H.shape[-2:]), 2), lam)
+    diagonal = np.arange(model.nv)
+    D = W[diagonal, diagonal].copy()
+    W[diagonal, diagonal] = 1.0  # L is unit lower-triangular
+    x = _solve_Lt(W, lam, _batch_last(np.broadcast_to(tau - C, batch + (model.nv,)), 1)) / D
+    return _batch_first(_solve_L(W, lam, x), 1)

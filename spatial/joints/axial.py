@@ -56,8 +56,14 @@ class Revolute(Joint):
         self._X_one = _rotation_transform(aa)
 
     def transform(self, q):
-        cos_sin = np.concatenate([np.cos(q), np.sin(q)], -1)  # (..., 2): one product for a batch
+        cos_sin = self.transform_features(q)  # (..., 2): one product for a batch
         return (cos_sin @ self._X_cos_sin).reshape(q.shape[:-1] + (6, 6)) + self._X_one
+
+    def transform_basis(self):
+        return self._X_cos_sin.reshape(2, 6, 6), self._X_one
+
+    def transform_features(self, q):
+        return np.concatenate([np.cos(q), np.sin(q)], -1)
 
     def motion_subspace(self, q):
         return _broadcast_constant(self._S, q)
@@ -88,6 +94,12 @@ class Prismatic(Joint):
     def transform(self, q):
         # xlt(a q) = 1 + q (xlt(a) - 1): linear in q
         return (q @ self._X_rate.reshape(1, 36)).reshape(q.shape[:-1] + (6, 6)) + np.eye(6)
+
+    def transform_basis(self):
+        return self._X_rate[None], np.eye(6)
+
+    def transform_features(self, q):
+        return q
 
     def motion_subspace(self, q):
         return _broadcast_constant(self._S, q)

@@ -20,6 +20,11 @@ their positions live in F_p, Example 4.5) also supply ``q_dot`` (the book's thir
 ``jcalc``, for ``qdfn`` of eq. 3.7), ``integrate`` and ``difference``, so that integrators never
 add a velocity to a quaternion.
 
+Joints whose transform is a fixed linear combination of a few functions of ``q`` (``cos q``
+and ``sin q`` for a revolute joint) say so with :meth:`Joint.transform_basis` and
+:meth:`Joint.transform_features`; the model then folds the tree transform into those constants
+once.
+
 Every method takes leading batch dimensions: ``q`` of shape ``(..., nq)`` gives ``X_J`` of shape
 ``(..., 6, 6)`` and ``S`` of shape ``(..., 6, nv)``.  Methods trust their inputs, which the caller
 has checked (:meth:`Joint.check_q` / the Model), so that the recursive algorithms stay fast.
@@ -136,6 +141,29 @@ class Joint:
     def bias(self, q: np.ndarray, qd: np.ndarray) -> np.ndarray:
         """Velocity-product term ``c_J = S̊ α`` (..., 6); zero for joints with constant ``S``."""
         return np.zeros(_batch_shape(q, qd) + (6,))
+
+    @property
+    def constant_S(self) -> bool:
+        """``True`` if ``S`` does not depend on ``q`` (the joint keeps the default ``c_J = 0``).
+
+        The recursive algorithms then skip :meth:`bias` (eq. 3.42 with ``S̊ = 0``).
+        """
+        return type(self).bias is Joint.bias
+
+    def transform_basis(self):
+        """``(B, B_0)`` with ``X_J(q) = Σ_k f_k(q) B_k + B_0``, or ``None`` (the default).
+
+        Joints whose transform is linear in a few fixed functions ``f(q)`` of their variables
+        (:meth:`transform_features`; ``cos q`` and ``sin q`` for a revolute joint) return the
+        constant matrices ``B`` (k, 6, 6) and ``B_0`` (6, 6).  The model then multiplies them by
+        the tree transform once, so that ``^iX_λ(i) = X_J X_T(i)`` costs one small product per
+        call (a precomputed constant structure, Featherstone §10.3 / App. A.5).
+        """
+        return None
+
+    def transform_features(self, q: np.ndarray) -> np.ndarray:
+        """The functions ``f(q)`` (..., k) of :meth:`transform_basis`."""
+        raise NotImplementedError
 
     def constraint_subspace(self, q: np.ndarray) -> np.ndarray:
         """Constraint-force subspace ``T`` in F_s coordinates, shape (..., 6, 6 - nv).
