@@ -294,7 +294,9 @@ def test_baumgarte_and_compliance_hold_a_body_up():
 
 def _failing(model, monkeypatch):
     """Make the stepper's contact solver fail for ``model`` (and for Gauss–Seidel if "all")."""
-    solve = ct.stepping._solve_impulses
+    import spatial.integrators.constrained as constrained  # the contact stepper's one step
+
+    solve = constrained._solve_impulses
 
     def fake(W, u, mu, *, friction, **options):
         res = solve(W, u, mu, friction=friction, **options)
@@ -302,7 +304,7 @@ def _failing(model, monkeypatch):
             return dataclasses.replace(res, converged=False, message="forced failure")
         return res
 
-    monkeypatch.setattr(ct.stepping, "_solve_impulses", fake)
+    monkeypatch.setattr(constrained, "_solve_impulses", fake)
 
 
 def test_failed_contact_solve_falls_back_to_gauss_seidel_and_says_so(monkeypatch):
