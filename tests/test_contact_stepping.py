@@ -143,6 +143,41 @@ def test_bounce_heights_follow_e_squared():
     assert all(r.energy_change <= 0 for _, r in tr.occurrences("impact"))
 
 
+def test_scenario_with_located_impacts_keeps_the_apex_over_ten_bounces():
+    """e = 1 at h = 1e-3: RK4 flight and located impacts keep every apex within 1e-4 of the
+    drop height (the time stepper loses about h√(2gH) = 4.4 mm per bounce)."""
+    H = 1.0
+    setup = ct.bouncing_ball(1.0, height=H, h=1e-3)
+    fall = np.sqrt(2 * H / G)
+    run = setup.simulate_impacts(duration=fall * 21.5)
+    impacts = np.flatnonzero(np.asarray(run.impact, dtype=bool))
+    assert len(impacts) == 11
+    gap = run.q[:, 0, 2, 3] - 0.1
+    apexes = np.array([gap[a:b].max() for a, b in zip(impacts[:-1], impacts[1:], strict=True)])
+    assert len(apexes) == 10 and np.abs(apexes - H).max() < 1e-4
+    assert np.allclose(np.diff(run.t[impacts]), 2 * fall, rtol=0, atol=1e-9)  # closed form
+
+
+@pytest.mark.parametrize("law", ["newton", "poisson"])
+def test_located_impacts_give_apexes_e_to_the_2n_and_refuse_bad_input(law):
+    e, h0 = 0.5, 0.4
+    setup = ct.bouncing_ball(e, height=h0, law=law, system="tree", h=1e-3)
+    fall = np.sqrt(2 * h0 / G)
+    run = setup.simulate_impacts(duration=fall * (1 + 2 * e + 1.5 * e**2))
+    apexes = _apexes(run.q[:, 6] - 0.1)  # the tree's z coordinate
+    assert len(apexes) == 2
+    # sampled apexes: within g (h/2)² / 2 ≈ 1.2e-6 of the closed form
+    assert np.allclose(apexes, h0 * e ** np.array([2.0, 4.0]), rtol=0, atol=2e-6)
+    flight = ct.FreeFlight(setup.scene)  # no contact forces: gravity alone
+    assert np.allclose(flight.accelerations(0.0, setup.q0, setup.v0)[3:], [0.0, 0.0, -G])
+    with pytest.raises(ValueError, match="scene must be a Scene"):
+        ct.located_impacts(setup)
+    with pytest.raises(ValueError, match="integrator"):
+        ct.located_impacts(setup.scene, setup.params, integrator="no-such-scheme")
+    with pytest.raises(RuntimeError, match="the contact persists"):
+        ct.bouncing_ball(0.0, height=0.05).simulate_impacts(duration=0.3)  # comes to rest
+
+
 def test_tree_and_free_bodies_give_the_same_motion():
     a = ct.tipping_box(0.4, system="tree", h=4e-3).simulate(duration=0.12)
     b = ct.tipping_box(0.4, system="free", h=4e-3).simulate(duration=0.12)
@@ -294,7 +329,9 @@ def test_baumgarte_and_compliance_hold_a_body_up():
 
 def _failing(model, monkeypatch):
     """Make the stepper's contact solver fail for ``model`` (and for Gauss–Seidel if "all")."""
-    solve = ct.stepping._solve_impulses
+    import spatial.integrators.constrained as constrained  # the contact stepper's one step
+
+    solve = constrained._solve_impulses
 
     def fake(W, u, mu, *, friction, **options):
         res = solve(W, u, mu, friction=friction, **options)
@@ -302,7 +339,7 @@ def _failing(model, monkeypatch):
             return dataclasses.replace(res, converged=False, message="forced failure")
         return res
 
-    monkeypatch.setattr(ct.stepping, "_solve_impulses", fake)
+    monkeypatch.setattr(constrained, "_solve_impulses", fake)
 
 
 def test_failed_contact_solve_falls_back_to_gauss_seidel_and_says_so(monkeypatch):

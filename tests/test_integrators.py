@@ -557,6 +557,97 @@ def test_constrained_step_bilateral_rows_and_bad_input():
         constrained_step(M, b, J=np.eye(2))
 
 
+def tipping(tilt, a=0.1, b=0.2, m=1.0, mu=1.0, h=2e-3, duration=1.5, g=9.81):
+    """A planar box (state x, y, θ; gravity -y) released on its bottom-left corner, tilted by
+    ``tilt``, stepped by constrained_step with symplectic Euler; returns θ over time."""
+    from spatial.integrators import constrained_step
+
+    M = np.diag([m, m, m * (4 * a * a + 4 * b * b) / 12])
+    corners = np.array([[-a, -b], [a, -b], [a, b], [-a, b]])
+    c, s = np.cos(tilt), np.sin(tilt)
+    q = np.array([0.0, a * s + b * c, tilt])  # the bottom-left corner on the floor y = 0
+    v, thetas = np.zeros(3), []
+    for _ in range(int(duration / h)):
+        c, s = np.cos(q[2]), np.sin(q[2])
+        r = corners @ np.array([[c, s], [-s, c]])  # world offsets R(θ) r of the corners
+        near = q[1] + r[:, 1] < 5e-3  # corners near the floor (speculative contacts)
+        r, gap, nc = r[near], q[1] + r[near, 1], near.sum()
+        normal = np.c_[np.zeros(nc), np.ones(nc), r[:, 0]]  # d/dt of the corner's y
+        tangent = np.c_[np.ones(nc), np.zeros(nc), -r[:, 1]]  # d/dt of its x
+        bias = np.where(gap > 0, -gap / h, -0.2 * gap / h)  # close open gaps, push out overlaps
+        b_step = M @ v + h * np.array([0.0, -m * g, 0.0])
+        out = constrained_step(
+            M, b_step, J=np.vstack([normal, tangent]), mu=mu, bias=bias, tangent_dim=1
+        )
+        assert out.converged
+        v = out.v
+        q = q + h * v
+        thetas.append(q[2])
+    return np.array(thetas)
+
+
+def test_constrained_step_tipping_angle_is_atan_a_over_b():
+    """Through the §0.10 step: a box on one edge falls back below tan θ = a/b and over above."""
+    critical = np.arctan2(0.1, 0.2)
+    back = tipping(critical - 0.05)
+    assert back.max() <= critical - 0.05 + 1e-9 and abs(back[-1]) < 1e-3  # back on its face
+    over = tipping(critical + 0.05)
+    assert abs(over[-1] - np.pi / 2) < 1e-2  # lying on its side
+
+
+def test_constrained_step_as_impact_law_gives_bounce_heights_e_to_the_2n():
+    """A ball on an (x, z) slider; its impact law is a constrained step of zero length
+    (b = M v, Newton's restitution as the target normal velocity -e v_n), its free flight RK4
+    with located impacts: apex n is e^{2n} h₀, and the contact scenario agrees to its O(h)."""
+    import spatial.contact as ct
+    from spatial.integrators import Impacts, constrained_step
+
+    e, h0, r, g, h = 0.5, 0.4, 0.1, 9.81, 1e-3
+    model = sp.Model(gravity=[0.0, 0.0, -g])
+    model.add_body(0, sp.joints.Prismatic("x"), np.eye(6), np.zeros((6, 6)))
+    model.add_body(1, sp.joints.Prismatic("z"), np.eye(6), sp.sphere_inertia(1.0, r))
+    J = np.array([[0.0, 1.0], [1.0, 0.0]])  # normal z, tangent x
+
+    def impact(q, v):
+        H = sp.crba(model, q)
+        return constrained_step(H, H @ v, J=J, bias=-e * v[1], tangent_dim=1).v
+
+    ball = Impacts(model, lambda q: q[..., 1] - r, impact)
+    fall = np.sqrt(2 * h0 / g)
+    run = sp.simulate(ball, [0.0, h0 + r], [0.3, 0.0], h, duration=fall * (1 + 2 * e + 1.5 * e**2))
+    heights = apexes(run.q[:, 1] - r, np.asarray(run.impact, dtype=bool))
+    assert len(heights) >= 1
+    expected = h0 * e ** (2 * np.arange(1, len(heights) + 1))
+    assert np.allclose(heights, expected, rtol=0, atol=1e-6)
+    assert np.allclose(run.v[:, 0], 0.3, rtol=0, atol=1e-12)  # frictionless: x speed kept
+    # the rigid-contact scenario (symplectic Euler) agrees to its first-order error v h per bounce
+    tr = ct.bouncing_ball(e, height=h0, law="newton", h=h).simulate(duration=fall * (1 + 2.5 * e))
+    z = tr.q[:, 0, 2, 3] - r
+    first = z[np.argmax(np.diff(z) < 0) :]  # after the first bounce's descent started
+    scenario = first[np.argmax(np.diff(first) > 0) :].max()
+    assert abs(scenario - heights[0]) < 2 * np.sqrt(2 * g * h0) * h
+
+
+def test_constrained_step_soft_contact_rests_at_alpha_m_g_and_rejects_negative_compliance():
+    """Soft normal rows (ArtiSynth eq. 0.10): a mass resting on a contact of compliance α sinks
+    to the static penetration α m g; a negative regularization is refused."""
+    from spatial.integrators import constrained_step, regularization
+
+    m, g, h, alpha = 2.0, 9.81, 1e-3, 1e-4
+    gamma, R = regularization(h, alpha, 0.01)
+    J = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    z, v = 0.0, np.zeros(3)
+    for _ in range(3000):
+        b = m * v + h * np.array([0.0, 0.0, -m * g])
+        out = constrained_step(m * np.eye(3), b, J=J, mu=0.5, bias=-gamma * z / h, regularization=R)
+        v = out.v
+        z = z + h * v[2]
+    assert np.isclose(z, -alpha * m * g, rtol=1e-6)
+    assert out.converged and isinstance(out.message, str)
+    with pytest.raises(ValueError, match="regularization must be >= 0"):
+        constrained_step(np.eye(3), np.zeros(3), J=J, regularization=-1.0)
+
+
 @pytest.mark.parametrize(
     "name", ["symplectic-euler", "rk4", "implicit-euler", "trapezoidal", "bridson-marino"]
 )

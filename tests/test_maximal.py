@@ -629,6 +629,24 @@ def test_resting_box_stays_put_and_the_ground_carries_its_weight(mu):
     assert step.contact.gap.shape == (4,)  # the bottom face; the default margin is 0
 
 
+def test_a_contact_problem_the_solver_cannot_solve_raises_lcp_error(monkeypatch):
+    """kkt_step hands its contacts to the one constrained step; a failed solve is reported."""
+    import dataclasses
+
+    import spatial.integrators.constrained as constrained
+
+    solve = constrained._solve_impulses
+
+    def failing(*args, **options):
+        return dataclasses.replace(solve(*args, **options), converged=False, message="forced")
+
+    monkeypatch.setattr(constrained, "_solve_impulses", failing)
+    system = box_system(2.0, (0.4, 0.3, 0.2))
+    T = frame(np.eye(3), [0.0, 0.0, 0.1])[None]
+    with pytest.raises(sp.solvers.LCPError, match="contact problem with 4 contacts: forced"):
+        kkt_step(system, T, np.zeros((1, 6)), 0.01, ground=GroundPlane(mu=0.5))
+
+
 # box and polyhedral friction reach μ λ_n exactly along the slip; the pyramid QP lifts a sliding
 # contact (normal velocity μ times the slip), the disc Gauss–Seidel projects contact by contact
 @pytest.mark.parametrize("model", ["box", "polyhedral"])

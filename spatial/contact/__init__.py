@@ -14,6 +14,7 @@ Contact in rigid-body systems (Featherstone ch. 11):
 * :mod:`~spatial.contact.rigid` — the contact LCP of joint-space dynamics (§11.1–11.5);
 * :mod:`~spatial.contact.impact` — impulsive dynamics, Newton and Poisson restitution (§11.7);
 * :mod:`~spatial.contact.stepping` — time stepping with impacts and friction (Table 11.1);
+* :mod:`~spatial.contact.events` — free flight by a smooth integrator with located impacts;
 * :mod:`~spatial.contact.soft` — compliant contact with Coulomb friction (§11.8);
 * :mod:`~spatial.contact.scenarios` — ready-made scenes and problems without a solution.
 """
@@ -56,6 +57,7 @@ from ..solvers import (
     solve_qp,
     velocity_projection,
 )
+from .events import FreeFlight, located_impacts
 from .geometry import (
     Box,
     Capsule,
@@ -120,6 +122,7 @@ __all__ = [
     "Contacts",
     "FRICTION_MODELS",
     "FreeBodies",
+    "FreeFlight",
     "FrictionResult",
     "GaussSeidelResult",
     "ImpactResult",
@@ -170,6 +173,7 @@ __all__ = [
     "kkt_gauss_seidel",
     "kkt_matrix",
     "lemke",
+    "located_impacts",
     "mixed_lcp_to_lcp",
     "normal_force",
     "painleve_rod",

@@ -28,7 +28,9 @@ from ..model import Model
 from ..rotations import quat_from_matrix
 from ..se3 import frame
 from ..simulation import Trajectory
+from ..simulation import simulate as _simulate
 from ..vectors import roty
+from .events import located_impacts
 from .geometry import Box, Plane, Sphere
 from .scene import FreeBodies, Scene
 from .stepping import ContactParams, simulate
@@ -93,6 +95,29 @@ class Setup:
             params,
         )
 
+    def simulate_impacts(
+        self, duration: float | None = None, h: float | None = None, integrator: str = "rk4"
+    ) -> Trajectory:
+        """Run the scene event by event: free flight by ``integrator``, located impacts
+        (:func:`~spatial.contact.located_impacts`; for scenes whose contacts are instantaneous,
+        such as :func:`bouncing_ball`).
+
+        Raises
+        ------
+        ValueError
+            For an invalid duration, step or integrator.
+        RuntimeError
+            If a contact persists (approaches slower than ``params.threshold``: a body comes
+            to rest on another).
+        """
+        return _simulate(
+            located_impacts(self.scene, self.params, integrator),
+            self.q0,
+            self.v0,
+            self.h if h is None else h,
+            duration=self.duration if duration is None else duration,
+        )
+
 
 def _system(system: str) -> str:
     if system not in _SYSTEMS:
@@ -137,7 +162,9 @@ def bouncing_ball(
     ``hₙ₊₁ = e² hₙ`` (Featherstone eq. 11.64; Newton and Poisson agree for one contact).
     The stepper's free flight is symplectic Euler, which lowers each apex by a further
     ``≈ h√(2 g hₙ)`` (0.44 % of 1 m at ``h = 1e-3``, even with ``e = 1``): its first-order error,
-    explained in notebook 16 and avoided by :class:`spatial.integrators.Impacts`.
+    explained in notebook 16 and avoided by ``setup.simulate_impacts()`` (RK4 free flight,
+    located impacts: :func:`~spatial.contact.located_impacts`), which keeps the apexes at
+    ``e^{2n} h₀`` to 1e-4 over ten bounces at ``h = 1e-3``.
 
     Parameters
     ----------

@@ -17,7 +17,9 @@ contacts push, so contact losses and negative forces need no separate detection.
 3. **Contact step** (steps 1, 2 and 6) — with the free velocity ``v_free = v + h H⁻¹(τ - C)``,
    solve the velocity-level complementarity problem on the Delassus matrix ``W = J H⁻¹ Jᵀ``,
    ``0 <= λ_n ⟂ (J v⁺)_n - b >= 0`` with Coulomb friction, and set ``v⁺ = v_free + H⁻¹ Jᵀλ``,
-   ``q⁺ = q ⊕ h v⁺`` (semi-implicit Euler).  The target ``b`` lets a separated current contact
+   ``q⁺ = q ⊕ h v⁺`` (semi-implicit Euler).  This is one call of the package's one
+   constrained step, :func:`spatial.integrators.constrained_step` with ``M̂ = H``,
+   ``b = H v + h(τ - C)`` and no bilateral rows.  The target ``b`` lets a separated current contact
    close its gap in this step (``b = -φ/h`` for ``φ > 0``) and, with Baumgarte stabilization,
    pushes a penetrating one out (``b = -β φ/h``, Sueda eq. 1.82 with ``γ = β/h``).  With
    ``compliance`` the normal rows are regularized as in ArtiSynth eq. 0.10: ``W + γα/h²`` and
@@ -40,11 +42,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import nonnegative_scalar, positive_scalar, vector
+from ..integrators.constrained import _constrained_step
 from ..model import Model
 from ..simulation import Trajectory
 from ..simulation import simulate as _simulate
 from ..solvers.friction import FrictionResult
-from ..solvers.impulses import FRICTION_MODELS, _impulse_options, _solve_impulses
+from ..solvers.impulses import FRICTION_MODELS, _impulse_options
 from ..solvers.lcp import LCPError, _lemke
 from ..solvers.pgs import _pgs
 from ..systems import Step
@@ -204,39 +207,39 @@ def _advance(scene: Scene, q, v, h: float, p: ContactParams, tau, start: Contact
     nc, d = len(current), scene.tangent_dim
     H = scene.mass_matrix(q)
     J, _ = scene.jacobian(q, current)
-    HiJT = np.linalg.solve(H, J.T)
-    W = J @ HiJT
-    options = dict(k=p.k, tangent_dim=d)
+    solve = dict(k=p.k, tangent_dim=d)
     collision, fallbacks = None, 0
     if nc and np.min(J[:nc] @ v) < -p.threshold:  # Table 11.1 step 4: impulsive dynamics
-        zeta = J @ v
+        HiJT = np.linalg.solve(H, J.T)
+        W, zeta = J @ HiJT, J @ v
 
         def collide(friction, tol):
-            solve = dict(friction=friction, tol=tol, **options)
-            return _impact(W, zeta, p.mu, p.restitution, p.law, solve)
+            options = dict(friction=friction, tol=tol, **solve)
+            return _impact(W, zeta, p.mu, p.restitution, p.law, options)
 
         collision, used = _solve(collide, p, "impact")
         fallbacks += used
         v = v + HiJT @ collision.impulse
-    v_free = v + h * np.linalg.solve(H, scene.generalized_force(q, v, tau))
+    b = H @ v + h * scene.generalized_force(q, v, tau)  # v_free = H⁻¹ b
     gap = current.gap
+    soft = 0.0
     if p.compliance > 0:  # ArtiSynth eq. 0.10: regularized unilateral constraints
         gamma = 1.0 / (0.5 + p.damping / h)
-        W[np.arange(nc), np.arange(nc)] += gamma * p.compliance / h**2
+        soft = gamma * p.compliance / h**2
         inside = -gamma * gap / h
     elif p.stabilization == "baumgarte":
         inside = -p.baumgarte * gap / h
     else:
         inside = np.zeros(nc)
     bias = np.where(gap > 0, -gap / h, inside)
-    u = J @ v_free
+    none = np.zeros((0, len(v)))
 
-    def contact_step(friction, tol):
-        return _solve_impulses(W, u, p.mu, bias=bias, friction=friction, tol=tol, **options)
+    def contact_step(friction, tol):  # the one constrained step (ArtiSynth §0.10), no G rows
+        options = dict(friction=friction, tol=tol, **solve)
+        return _constrained_step(H, b, none, np.zeros(0), J, p.mu, bias, soft, options)
 
-    res, used = _solve(contact_step, p, "contact step")
-    lam = np.concatenate([res.normal, res.tangent.ravel()])
-    v_next = v_free + HiJT @ lam
+    out, used = _solve(contact_step, p, "contact step")
+    v_next, res = out.v, out.contact
     return scene.integrate(q, v_next, h), v_next, current, res, collision, fallbacks + used
 
 

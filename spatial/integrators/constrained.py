@@ -14,6 +14,14 @@ contact rows ``J = [N; D]`` acting through the projected inverse ``P = M̂⁻¹ 
 contact space, ``v_c = J v₀ + (J P Jᵀ) λ_c``, is one call to :func:`spatial.solvers.solve_impulses`
 with the chosen friction model (``"box"``, ``"polyhedral"``, ``"pyramid"``, ``"gauss-seidel"``),
 and ``v⁺ = v₀ + P Jᵀ λ_c``.  Signs follow :mod:`spatial.solvers`: ``M̂ v⁺ = b + Gᵀλ + Jᵀλ_c``.
+The reduction is :func:`spatial.solvers.mixed_lcp_to_lcp` (one factorization of the KKT matrix).
+Soft contacts (ArtiSynth eq. 0.10) add ``R = γα/h²`` to the normal rows' diagonal of
+``J P Jᵀ`` (``regularization``).
+
+The package's other steps are instances of this one: :func:`spatial.maximal.kkt_step` (joints
+as ``G``, ground contacts as ``J``, with the linearly implicit Euler ``M̂``) and the rigid-contact
+stepper :func:`spatial.contact.step` (``M̂ = H``, no ``G``, after its impulsive collision) call
+its kernel.
 """
 
 from __future__ import annotations
@@ -23,7 +31,10 @@ from typing import NamedTuple
 import numpy as np
 
 from .._validate import as_scalar_array
-from ..solvers import FrictionResult, solve_impulses
+from ..solvers.friction import FrictionResult
+from ..solvers.impulses import _impulse_inputs, _impulse_options, _solve_impulses
+from ..solvers.kkt import _solve_kkt
+from ..solvers.qp import _mixed_lcp_to_lcp
 
 __all__ = ["ConstrainedStep", "constrained_step"]
 
@@ -45,6 +56,16 @@ class ConstrainedStep(NamedTuple):
     lam: np.ndarray
     contact: FrictionResult | None
 
+    @property
+    def converged(self) -> bool:
+        """False if the contact solver did not solve the contact problem."""
+        return self.contact is None or bool(self.contact.converged)
+
+    @property
+    def message(self) -> str:
+        """The contact solver's message ("" without contact rows)."""
+        return "" if self.contact is None else self.contact.message
+
 
 def _matrix(x, name: str, cols: int) -> np.ndarray:
     a = as_scalar_array(x, name)
@@ -65,6 +86,8 @@ def constrained_step(
     friction: str = "polyhedral",
     tangent_dim: int = 2,
     k: int | None = None,
+    regularization=0.0,
+    tol: float = 1e-9,
 ) -> ConstrainedStep:
     """Velocity after one step with bilateral rows, contacts and friction (ArtiSynth §0.10).
 
@@ -89,6 +112,11 @@ def constrained_step(
         2 in 3D, 1 in the plane.
     k : int, optional
         Facets of a polyhedral cone.
+    regularization : float or array_like (nc,)
+        ``R >= 0`` added to the normal rows' diagonal of the contact problem: soft contacts,
+        ``w = N v⁺ + R z̃ - bias`` with ``R = γα/h²`` (ArtiSynth eq. 0.10); 0 for hard contact.
+    tol : float
+        Accuracy of the contact solver, > 0.
 
     Returns
     -------
@@ -97,8 +125,8 @@ def constrained_step(
     Raises
     ------
     ValueError
-        For mismatched shapes, singular bilateral rows, a negative ``mu`` or an unknown
-        friction model.
+        For mismatched shapes, singular bilateral rows, a negative ``mu`` or
+        ``regularization``, or an unknown friction model.
 
     Examples
     --------
@@ -124,24 +152,43 @@ def constrained_step(
     g = np.zeros(len(G)) if g is None else as_scalar_array(g, "g").reshape(-1)
     if g.shape != (len(G),):
         raise ValueError(f"g must have one value per row of G ({len(G)}), got {g.shape}")
-    Minv_b = np.linalg.solve(M, b)
-    Minv_GT = np.linalg.solve(M, G.T)
-    S = G @ Minv_GT
-    if len(G) and np.linalg.cond(S) > 1e13:
+    if len(G) and np.linalg.cond(G @ np.linalg.solve(M, G.T)) > 1e13:
         raise ValueError("singular bilateral rows: G M⁻¹ Gᵀ is singular (redundant constraints)")
-    lam = np.linalg.solve(S, g - G @ Minv_b) if len(G) else np.zeros(0)
-    v0 = Minv_b + Minv_GT @ lam
+    options = _impulse_options(friction, k, tangent_dim, tol)
+    if J is not None:
+        J = _matrix(J, "J", n)
+        rows = len(J)  # mu, bias and the row layout checked on a stand-in contact problem
+        _, _, mu, bias = _impulse_inputs(np.eye(rows), np.zeros(rows), mu, bias, options)
+        R = as_scalar_array(regularization, "regularization")
+        if np.any(R < 0):
+            raise ValueError(f"regularization must be >= 0, got {regularization!r}")
+        nc = rows // (1 + tangent_dim)
+        regularization = np.broadcast_to(R, (nc,)) if R.ndim else R
+    return _constrained_step(M, b, G, g, J, mu, bias, regularization, options)
+
+
+def _constrained_step(M, b, G, g, J, mu, bias, regularization, options) -> ConstrainedStep:
+    """Kernel of :func:`constrained_step` on checked input (module docstring).
+
+    ``G``, ``g`` are given (maybe with no rows); the bilateral stage also takes a batch of
+    problems (``M (..., n, n)``, ``b (..., n)``, ``G (..., m, n)``), the contact stage one.
+    ``J = None`` means no contact rows; ``options`` are those of
+    :func:`spatial.solvers.solve_impulses` (``_impulse_options``).  A contact problem the
+    solver could not solve comes back with :attr:`ConstrainedStep.converged` False.
+    """
     if J is None:
-        return ConstrainedStep(v0, lam, None)
-    J = _matrix(J, "J", n)
-    Minv_JT = np.linalg.solve(M, J.T)
-    if len(G):  # project out what the bilateral rows would undo
-        Minv_JT = Minv_JT - Minv_GT @ np.linalg.solve(S, G @ Minv_JT)
-    result = solve_impulses(
-        J @ Minv_JT, J @ v0, mu, bias=bias, friction=friction, k=k, tangent_dim=tangent_dim
-    )
-    impulses = np.concatenate([result.normal, result.tangent.reshape(-1)])
-    v = v0 + Minv_JT @ impulses
-    if len(G):
-        lam = lam + np.linalg.solve(S, -G @ np.linalg.solve(M, J.T @ impulses))
+        if G.shape[-2]:
+            v, lam = _solve_kkt(M, G, b, g)
+        else:
+            v, lam = np.linalg.solve(M, b[..., None])[..., 0], np.zeros(b.shape[:-1] + (0,))
+        return ConstrainedStep(v, lam, None)
+    # the bilateral rows eliminated: contact-space Delassus matrix and free contact velocities
+    reduced = _mixed_lcp_to_lcp(M, G, J, b, g, np.zeros(len(J)))
+    W = reduced.M
+    nc = len(J) // (1 + options["tangent_dim"])
+    if np.any(regularization):  # soft normal rows, ArtiSynth eq. 0.10
+        W = W.copy()
+        W[np.arange(nc), np.arange(nc)] += regularization
+    result = _solve_impulses(W, reduced.q, mu, bias=bias, **options)
+    v, lam = reduced._recover(np.concatenate([result.normal, result.tangent.reshape(-1)]))
     return ConstrainedStep(v, lam, result)

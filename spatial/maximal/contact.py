@@ -6,9 +6,9 @@ Body-fixed contact points (:meth:`System.add_contact_points`) meet a plane
 ``t_kᵀ R Γ(r)``, where ``R`` is the rotation of the body's frame ``T = [[R, p], [0, 1]]`` (Sueda
 writes E for this frame).  The bound ``b = -max(gap, 0)/h - γ min(gap, 0)`` lets a separated point
 approach just until it touches at the end of the step and pushes a penetrating one out with the
-Baumgarte gain.  The mixed problem (joints as equalities, contacts as complementarity) is
-reduced to contact space with :func:`spatial.solvers.mixed_lcp_to_lcp`, then solved by
-:func:`spatial.solvers.solve_impulses` with a friction model of :mod:`spatial.solvers.friction`
+Baumgarte gain.  The rows go to :func:`spatial.integrators.constrained_step` together with the
+joints' rows (joints as equalities, contacts as complementarity), which reduces the mixed problem
+to contact space and solves it with a friction model of :mod:`spatial.solvers.friction`
 (Sueda's pyramid QP, eq. 1.88, by default; Lemke on the normal rows when ``μ = 0``).
 
 Contact points are registered on bodies ``1 … N`` (the world ``0`` is the ground itself); body
@@ -24,9 +24,7 @@ import numpy as np
 
 from .._validate import as_array, as_scalar_array, nonnegative_scalar
 from ..se3 import material_jacobian
-from ..solvers import FRICTION_MODELS, LCPError, tangent_basis
-from ..solvers.impulses import _solve_impulses
-from ..solvers.qp import _mixed_lcp_to_lcp
+from ..solvers import FRICTION_MODELS, tangent_basis
 from .state import _check_system_state
 
 if TYPE_CHECKING:
@@ -186,20 +184,3 @@ def contact_jacobian(system: System, T, ground: GroundPlane):
         raise ValueError(f"ground must be a GroundPlane, got {ground!r}")
     _, _, gap, J = _contact_rows(system, T, ground)
     return J, gap
-
-
-def _solve_contact(M, G, f, rhs, J, nc, bias, ground):
-    """Joints (equalities) and ground contacts (complementarity), solved in contact space.
-
-    The mixed problem is reduced to the contact rows by :func:`spatial.solvers.mixed_lcp_to_lcp`
-    (Delassus matrix ``W = J M̂⁻¹ P_f Jᵀ`` with the joints eliminated, free contact velocities
-    ``u``), solved there by :func:`spatial.solvers.solve_impulses`, and the impulses are mapped
-    back to the velocities and joint impulses (Sueda §1.11–1.13, ArtiSynth §0.7).  The step
-    validated its input, so the solvers' kernels are called directly.
-    """
-    reduced = _mixed_lcp_to_lcp(M, G, J, f, rhs, np.zeros(J.shape[0]))
-    res = _solve_impulses(reduced.M, reduced.q, ground.mu, bias=bias, friction=ground.friction)
-    if not res.converged:
-        raise LCPError(f"contact problem with {nc} contacts: {res.message}")
-    x, lam = reduced.recover(np.concatenate([res.normal, res.tangent.ravel()]))
-    return x, lam, res.normal, res.tangent

@@ -9,7 +9,9 @@ system
     M̂ = M - h D - h² K,   f̃ = M Φ + h (ad(φ)ᵀMφ + f_gravity + f - D Φ),
 
 followed by ``T_i⁺ = T_i exp(h [φ_i⁺])`` (Sueda eq. 1.29; ``T_i`` is body ``i``'s 4x4 frame, and
-Sueda writes E for this frame).
+Sueda writes E for this frame).  The KKT system, with the ground contacts if any, is
+solved by the package's one constrained step (:func:`spatial.integrators.constrained_step`,
+ArtiSynth §0.10): this module only assembles ``M̂``, ``f̃``, ``G`` and the contact rows.
 
 The gyroscopic wrench ``c(φ) = ad(φ)ᵀMφ`` is explicit by default (Sueda eq. 1.28); the
 ``gyroscopic`` option treats it like a damping force weighted by ``θ`` (``"implicit"``: 1,
@@ -47,11 +49,12 @@ import numpy as np
 from .._batched import mv as _mv
 from .._validate import nonnegative_scalar, positive_scalar
 from ..forces import Force, assemble
+from ..integrators.constrained import _constrained_step
 from ..se3 import exp_se3
 from ..simulation import Trajectory, simulate
-from ..solvers.kkt import _solve_kkt
+from ..solvers.lcp import LCPError
 from .constraints import _assemble_G, _errors, _joint_states_at, _stack_q
-from .contact import ContactResult, GroundPlane, _contact_rows, _solve_contact
+from .contact import ContactResult, GroundPlane, _contact_rows
 from .dynamics import _bias, _gyroscopic_jacobian, mass_matrix
 from .state import _check_system_state
 
@@ -280,24 +283,21 @@ def kkt_step(
     else:
         M_solve, G_solve, f_solve = M, G, f_tilde
 
-    contact, nc = None, 0
+    # the one constrained step of ArtiSynth §0.10: joints as G, ground contacts as J = [N; D]
+    contact, J_solve, bias, mu, friction = None, None, None, 0.0, "polyhedral"
     if ground is not None:
+        mu, friction = ground.mu, ground.friction
         bodies, points, gap, J = _contact_rows(system, T, ground)
-        nc = len(bodies)
-        empty = np.zeros(0)
-        contact = ContactResult(bodies, points, gap, empty, empty.reshape(0, 2))
-    if nc:
-        J_solve = np.zeros((3 * nc, M_solve.shape[-1]))
+        J_solve = np.zeros((len(J), M_solve.shape[-1]))
         J_solve[:, :n] = J
         bias = -np.maximum(gap, 0.0) / h - gamma * np.minimum(gap, 0.0)
-        x, lam, normal, tangent = _solve_contact(
-            M_solve, G_solve, f_solve, rhs, J_solve, nc, bias, ground
-        )
-        contact = ContactResult(bodies, points, gap, normal, tangent)
-    elif m:
-        x, lam = _solve_kkt(M_solve, G_solve, f_solve, rhs)
-    else:
-        x, lam = np.linalg.solve(M, f_tilde[..., None])[..., 0], np.zeros(batch + (0,))
+    options = dict(friction=friction, k=None, tangent_dim=2, tol=1e-9)
+    out = _constrained_step(M_solve, f_solve, G_solve, rhs, J_solve, mu, bias, 0.0, options)
+    if not out.converged:
+        raise LCPError(f"contact problem with {len(bodies)} contacts: {out.contact.message}")
+    x, lam = out.v, out.lam
+    if ground is not None:
+        contact = ContactResult(bodies, points, gap, out.contact.normal, out.contact.tangent)
 
     phi_next = x[..., :n].reshape(batch + (system.N, 6))
     T_next = T @ exp_se3(h * phi_next)
