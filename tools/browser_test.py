@@ -53,6 +53,7 @@ const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
 if (!panel) return [];
 return Array.from(panel.querySelectorAll('.jp-CodeCell')).map(cell => ({
   prompt: (cell.querySelector('.jp-InputPrompt') || {}).textContent || '',
+  collapsed: !!cell.querySelector('.jp-InputPlaceholder'),
   errors: Array.from(cell.querySelectorAll(
       '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'))
     .map(e => e.textContent).filter(t => /Traceback|Error/.test(t)),
@@ -170,7 +171,9 @@ def run_all_cells(driver: webdriver.Chrome) -> None:
 
 
 def _finished(cells: list[dict]) -> bool:
-    return bool(cells) and all(c["prompt"].strip() not in ("[*]:", "[ ]:", "") for c in cells)
+    """Every code cell has run; a collapsed cell (a hidden solution) shows no prompt to read."""
+    shown = [c for c in cells if not c["collapsed"]]
+    return bool(shown) and all(c["prompt"].strip() not in ("[*]:", "[ ]:", "") for c in shown)
 
 
 def check_notebook(driver: webdriver.Chrome, url: str, name: str) -> list[str]:
@@ -187,11 +190,17 @@ def check_notebook(driver: webdriver.Chrome, url: str, name: str) -> list[str]:
         )
     except BrowserTestError:
         cells = driver.execute_script(CELLS_JS)
-        stuck = [i for i, c in enumerate(cells) if c["prompt"].strip() in ("[*]:", "[ ]:", "")]
+        stuck = [
+            i
+            for i, c in enumerate(cells)
+            if not c["collapsed"] and c["prompt"].strip() in ("[*]:", "[ ]:", "")
+        ]
         errors = [e for c in cells for e in c["errors"]]
         raise BrowserTestError(
             f"{name}: cells {stuck[:5]} did not run; errors: {errors[:2]}"
         ) from None
+    time.sleep(3)  # a trailing collapsed cell has no prompt to wait for: give it time
+    cells = driver.execute_script(CELLS_JS)
     errors = [(i, e[:300]) for i, c in enumerate(cells) for e in c["errors"]]
     if errors:
         raise BrowserTestError(f"{name}: cell errors {errors}")
