@@ -5,7 +5,8 @@ widgets as controls and that moving a slider redraws the figure under it.  This 
 what a student does:
 
 1. starts JupyterLab on 127.0.0.1 with a random token, in fast mode (``SPATIAL_NB_FAST=1``),
-   with its own settings folder (notebook windowing off, so every cell is in the page);
+   with its own settings folder (notebook windowing off, so every cell is in the page) and on a
+   temporary copy of the notebooks (JupyterLab autosaves executed notebooks, outputs included);
 2. drives headless Chromium through ``chromedriver`` (Debian's ``chromium`` and
    ``chromium-driver``; the Makefile installs them) to open a few notebooks with widgets and
    run all their cells from the Run menu;
@@ -84,6 +85,8 @@ def _free_port() -> int:
 def start_lab(settings: Path) -> tuple[subprocess.Popen, str]:
     """Start JupyterLab on 127.0.0.1; return the process and the base URL with its token."""
     port, token = _free_port(), secrets.token_hex(16)
+    # a copy of the notebooks: JupyterLab autosaves what it runs, outputs and all
+    shutil.copytree(ROOT / "notebooks", settings / "notebooks")
     tracker = settings / "@jupyterlab" / "notebook-extension"
     tracker.mkdir(parents=True)
     (tracker / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
@@ -96,7 +99,7 @@ def start_lab(settings: Path) -> tuple[subprocess.Popen, str]:
         "--ip=127.0.0.1",
         f"--port={port}",
         f"--IdentityProvider.token={token}",
-        f"--ServerApp.root_dir={ROOT / 'notebooks'}",
+        f"--ServerApp.root_dir={settings / 'notebooks'}",
         f"--LabApp.user_settings_dir={settings}",
         f"--LabApp.workspaces_dir={settings / 'workspaces'}",
     ]
