@@ -11,7 +11,6 @@ and checks that the attempt is still there afterwards (the solutions define ``so
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -61,22 +60,20 @@ def test_student_notebook_is_the_full_one_without_solutions(edition, path):
     assert checks(student) == [s for s in checks(full) if "solution_" not in s]
 
 
-def test_a_student_notebook_runs_and_reports_the_exercises_as_not_attempted(edition):
-    path = edition / NOTEBOOKS[0].name
-    notebook = nbformat.read(path, as_version=4)
-    env = {"SPATIAL_NB_FAST": "1", "MPLBACKEND": "Agg", "SPATIAL_NB_STRICT": ""}
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        NotebookClient(
-            notebook, timeout=300, resources={"metadata": {"path": str(edition)}}
-        ).execute()
-    finally:
-        for k, v in old.items():
-            os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
-    printed = "".join(
+def _run_as_a_student(notebook, folder, monkeypatch) -> str:
+    """Execute ``notebook`` in fast mode without strict checking; return what it printed."""
+    for name, value in {"SPATIAL_NB_FAST": "1", "MPLBACKEND": "Agg"}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("SPATIAL_NB_STRICT", raising=False)
+    NotebookClient(notebook, timeout=300, resources={"metadata": {"path": str(folder)}}).execute()
+    return "".join(
         o.get("text", "") for c in notebook.cells if c.cell_type == "code" for o in c.outputs
     )
+
+
+def test_a_student_notebook_runs_and_reports_the_exercises_as_not_attempted(edition, monkeypatch):
+    notebook = nbformat.read(edition / NOTEBOOKS[0].name, as_version=4)
+    printed = _run_as_a_student(notebook, edition, monkeypatch)
     assert printed.count("not attempted yet") == sum(
         "nb.check(" in c.source for c in notebook.cells if c.cell_type == "code"
     )
@@ -90,7 +87,7 @@ def test_the_edition_refuses_to_overwrite_the_notebooks_and_misplaced_exercises(
         student_edition.student_cells(cells)
 
 
-def test_run_all_in_the_full_edition_keeps_a_students_attempt(tmp_path):
+def test_run_all_in_the_full_edition_keeps_a_students_attempt(tmp_path, monkeypatch):
     """A student's (wrong) answer survives Run All: the solution cells define solution_* names."""
     notebook = nbformat.read(NOTEBOOKS[0], as_version=4)
     stub = next(c for c in notebook.cells if "exercise" in c.metadata.get("tags", []))
@@ -100,19 +97,7 @@ def test_run_all_in_the_full_edition_keeps_a_students_attempt(tmp_path):
     stub.source = f"def {name}({args}):\n    return np.eye(6)\n\n\n{name}.attempt = 'mine'\n"
     last = f"print('after Run All:', getattr({name}, 'attempt', 'replaced'))"
     notebook.cells.append(nbformat.v4.new_code_cell(last))
-    env = {"SPATIAL_NB_FAST": "1", "MPLBACKEND": "Agg", "SPATIAL_NB_STRICT": ""}
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        NotebookClient(
-            notebook, timeout=300, resources={"metadata": {"path": str(tmp_path)}}
-        ).execute()
-    finally:
-        for k, v in old.items():
-            os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
-    printed = "".join(
-        o.get("text", "") for c in notebook.cells if c.cell_type == "code" for o in c.outputs
-    )
+    printed = _run_as_a_student(notebook, tmp_path, monkeypatch)
     exercise = printed.split(": not right yet")[0].rsplit("Exercise ", 1)[1]
     assert exercise.startswith(NOTEBOOKS[0].name[:2])  # the attempt was checked, and failed
     assert f"Exercise {exercise}: correct." in printed  # the solution cell checked itself
