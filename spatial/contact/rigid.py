@@ -32,7 +32,7 @@ import numpy as np
 
 from .._validate import square_matrix, vector
 from ..solvers.lcp import Checkable, LCPResult
-from ..solvers.qp import _check_method, _lcp_kernel, _lcp_options, _solve_mixed_lcp
+from ..solvers.qp import _lcp_kernel, _lcp_options, _solve_mixed_lcp
 
 __all__ = ["ContactAcceleration", "contact_acceleration", "contact_lcp", "gauss_acceleration"]
 
@@ -203,7 +203,6 @@ def gauss_acceleration(H, force, T, tdot_qd=None, *, method: str = "lemke") -> C
     if method not in ("lemke", "principal_pivoting"):
         raise ValueError(f"method must be 'lemke' or 'principal_pivoting', got {method!r}")
     H, force, T, tdot_qd, _ = _contact_inputs(H, force, T, tdot_qd, None)
-    _check_method(method, False)
     n = H.shape[0]
     res = _solve_mixed_lcp(
         H, np.zeros((0, n)), T.T, force, np.zeros(0), -tdot_qd, method, False, {}

@@ -74,6 +74,17 @@ def _matrix(x, name: str, cols: int) -> np.ndarray:
     return a
 
 
+def _step_system(M, b) -> tuple[np.ndarray, np.ndarray]:
+    """The step's matrix ``M`` (square) and right-hand side ``b`` (one entry per row), checked."""
+    M = as_scalar_array(M, "M")
+    if M.ndim != 2 or M.shape[0] != M.shape[1]:
+        raise ValueError(f"M must be a square matrix, got shape {M.shape}")
+    b = as_scalar_array(b, "b")
+    if b.shape != (M.shape[0],):
+        raise ValueError(f"b must have shape ({M.shape[0]},), got {b.shape}")
+    return M, b
+
+
 def constrained_step(
     M,
     b,
@@ -141,13 +152,8 @@ def constrained_step(
     >>> [round(float(x), 6) for x in out.v]
     [0.95095, 0.0, 0.0]
     """
-    M = as_scalar_array(M, "M")
-    if M.ndim != 2 or M.shape[0] != M.shape[1]:
-        raise ValueError(f"M must be a square matrix, got shape {M.shape}")
+    M, b = _step_system(M, b)
     n = M.shape[0]
-    b = as_scalar_array(b, "b")
-    if b.shape != (n,):
-        raise ValueError(f"b must have shape ({n},), got {b.shape}")
     G = np.zeros((0, n)) if G is None else _matrix(G, "G", n)
     g = np.zeros(len(G)) if g is None else as_scalar_array(g, "g").reshape(-1)
     if g.shape != (len(G),):

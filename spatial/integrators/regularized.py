@@ -48,6 +48,7 @@ import numpy as np
 
 from .._validate import as_scalar_array, positive_scalar
 from ..solvers.lcp import _lemke
+from .constrained import _step_system
 
 __all__ = ["SoftStep", "regularization", "soft_step"]
 
@@ -190,13 +191,8 @@ def soft_step(
     >>> abs(float(out.v[0])) < 1e-14
     True
     """
-    M = as_scalar_array(M, "M")
-    if M.ndim != 2 or M.shape[0] != M.shape[1]:
-        raise ValueError(f"M must be a square matrix, got shape {M.shape}")
+    M, b = _step_system(M, b)
     n = M.shape[0]
-    b = as_scalar_array(b, "b")
-    if b.shape != (n,):
-        raise ValueError(f"b must have shape ({n},), got {b.shape}")
     h = positive_scalar(h, "h")
     G, phi = _rows(G, phi, "G", n)
     N, phi_n = _rows(N, phi_n, "N", n)

@@ -162,6 +162,15 @@ def _acceleration_rhs(system, T, phi, h, q0, G, g, batch, alpha, beta) -> np.nda
     return (1.0 - 2.0 * alpha * h) * _mv(G, Phi) - h * beta**2 * g - _mv(G_ahead - G, Phi)
 
 
+def _check_forces(forces) -> tuple:
+    """``forces`` as a tuple of :class:`~spatial.forces.Force` objects (else ``ValueError``)."""
+    forces = tuple(forces)
+    for force in forces:
+        if not isinstance(force, Force):
+            raise ValueError(f"forces must be spatial.forces.Force objects, got {force!r}")
+    return forces
+
+
 def kkt_step(
     system: System,
     T,
@@ -246,10 +255,7 @@ def kkt_step(
             f"gyroscopic={gyroscopic!r} does not work with contact: D_gyro makes M̂ non-symmetric "
             "and the friction solvers need a symmetric Delassus matrix; use 'explicit'"
         )
-    forces = tuple(forces)
-    for force in forces:
-        if not isinstance(force, Force):
-            raise ValueError(f"forces must be spatial.forces.Force objects, got {force!r}")
+    forces = _check_forces(forces)
 
     n = 6 * system.N
     states, batch = _joint_states_at(system, T, q0)

@@ -33,7 +33,7 @@ import numpy as np
 
 from .._batched import skew_matrix
 from .._validate import as_array
-from ..forces import Force, assemble
+from ..forces import assemble
 from ..inertia import validate_inertia
 from ..joints import Joint
 from ..se3 import _as_frame, exp_se3, frame_inverse, log_se3
@@ -42,7 +42,7 @@ from .constraints import _errors, _joint_states_at, _stack_q
 from .dynamics import _bias, _gyroscopic_jacobian, mass_matrix
 from .rigid_body import potential_energy
 from .state import _check_system_state
-from .step import kkt_step
+from .step import _check_forces, kkt_step
 
 __all__ = ["JointConstraint", "System"]
 
@@ -348,11 +348,7 @@ class System:
                 f"{what} applies to free bodies only: this system's {len(self.joints)} joint(s) "
                 "need its constrained KKT step (integrator=None)"
             )
-        forces = tuple(forces)
-        for force in forces:
-            if not isinstance(force, Force):
-                raise ValueError(f"forces must be spatial.forces.Force objects, got {force!r}")
-        return forces
+        return _check_forces(forces)
 
     def force_jacobians(self, t, T, phi, *, forces=()) -> tuple:
         """``(f, K, D)`` of free bodies for the implicit steppers of :mod:`spatial.integrators`.
