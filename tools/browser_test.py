@@ -149,28 +149,20 @@ def _wait(condition, timeout: float, what: str):
     raise BrowserTestError(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
+def _click_label(driver: webdriver.Chrome, selector: str, text: str, timeout: float) -> None:
+    """Click the first element matching ``selector`` whose text is ``text``, once it shows."""
+    found = _wait(
+        lambda: [e for e in driver.find_elements(By.CSS_SELECTOR, selector) if e.text == text],
+        timeout,
+        repr(text),
+    )
+    found[0].click()
+
+
 def run_all_cells(driver: webdriver.Chrome) -> None:
     """Click Run > Run All Cells in JupyterLab's menu bar."""
-    menu = _wait(
-        lambda: [
-            m
-            for m in driver.find_elements(By.CSS_SELECTOR, ".lm-MenuBar-itemLabel")
-            if m.text == "Run"
-        ],
-        60,
-        "the Run menu",
-    )[0]
-    menu.click()
-    item = _wait(
-        lambda: [
-            i
-            for i in driver.find_elements(By.CSS_SELECTOR, ".lm-Menu-itemLabel")
-            if i.text == "Run All Cells"
-        ],
-        10,
-        "Run All Cells",
-    )[0]
-    item.click()
+    _click_label(driver, ".lm-MenuBar-itemLabel", "Run", 60)
+    _click_label(driver, ".lm-Menu-itemLabel", "Run All Cells", 10)
 
 
 def _finished(cells: list[dict]) -> bool:
