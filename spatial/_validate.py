@@ -47,7 +47,7 @@ def _check_tail(a: np.ndarray, name: str, tail: tuple[int, ...]) -> np.ndarray:
     if a.ndim < k or a.shape[a.ndim - k :] != tail:
         want = "(..., " + ", ".join(str(t) for t in tail) + ")"
         raise ValueError(f"{name} must have shape {want}, got {a.shape}")
-    if not np.all(np.isfinite(a)):
+    if not np.isfinite(a).all():
         raise ValueError(f"{name} contains non-finite values (nan or inf)")
     return a
 

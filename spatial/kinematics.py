@@ -110,6 +110,29 @@ def _joint_motion(model: Model, i: int, q_i: np.ndarray, qd_i=None):
     return S, v_J, c_J
 
 
+def _joint_motions(model: Model, q: np.ndarray, qd: np.ndarray, batch: tuple):
+    """The motion part of ``jcalc`` for every joint at once: ``S``, ``v_J`` and ``c_J``.
+
+    ``S`` is a list (``S[i]`` (..., 6, n_i)); ``v_J`` is (NB, ..., 6), bodies first, with the
+    batch shape ``batch``; ``c_J`` is a list with ``None`` for the joints with a constant ``S``
+    (``c_J = 0``).  The one-DoF joints with a constant ``S`` share one broadcast product
+    ``q̇_i S_i`` (:meth:`Model.motion_constants`); the others call their joint model.
+    """
+    constants = model.motion_constants(q.dtype)
+    S, c_J = list(constants.S), [None] * (model.NB + 1)
+    v_J = np.empty((model.NB,) + batch + (6,), q.dtype)
+    qd_one = np.moveaxis(np.broadcast_to(qd, batch + qd.shape[-1:])[..., constants.columns], -1, 0)
+    v_J[constants.rows] = qd_one[..., None] * constants.S_one.reshape(
+        (-1,) + (1,) * len(batch) + (6,)
+    )
+    for i in range(1, model.NB + 1):
+        if S[i] is None or S[i].shape[1] != 1:
+            S[i], v_J[i - 1], c_J[i] = _joint_motion(
+                model, i, q[..., model.q_index[i]], qd[..., model.v_index[i]]
+            )
+    return S, v_J, c_J
+
+
 def _times_S(A: np.ndarray, S: np.ndarray, k: int | None) -> np.ndarray:
     """``A S`` (..., m, n_i); with ``S = e_k`` (``k`` not None) it is column ``k`` of ``A``.
 

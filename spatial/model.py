@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -64,6 +65,17 @@ class LoopJoint:
     def nc(self) -> int:
         """Number of constraints the joint imposes, ``n^c_k = 6 - n_k`` (eq. 8.1)."""
         return 6 - self.joint.nv
+
+
+class MotionConstants(NamedTuple):
+    """The ``q``-independent motion data of a model's joints (:meth:`Model.motion_constants`)."""
+
+    S: list  # S[i] (6, n_i) for a joint with constant S, else None; S[0] is None
+    rows: np.ndarray  # body rows (i - 1) of the one-DoF joints with a constant S
+    columns: np.ndarray  # their velocity variables
+    S_one: np.ndarray  # (m, 6): their S
+    axis: list  # axis[i] = unit_motion_axis(i)
+    inertia: np.ndarray | None  # (NB, 6, 6) body inertias
 
 
 @dataclass
@@ -322,6 +334,18 @@ class Model:
         new._fused = {}
         return new
 
+    def _cached(self, key, depends_on: tuple, compute, *args):
+        """``compute(*args)``, kept under ``key`` while ``depends_on`` holds the same objects.
+
+        The entry keeps those objects alive, so their ``id``s cannot be reused by new objects:
+        comparing the ids is enough to see that a joint, transform or inertia was replaced.
+        """
+        ids = list(map(id, depends_on))
+        entry = self._fused.get(key)
+        if entry is None or entry[1] != ids:
+            entry = self._fused[key] = (depends_on, ids, compute(*args))
+        return entry[2]
+
     def fused_tree_transform(self, i: int, dtype=np.float64):
         """``(K, K_0)`` with ``^iX_λ(i) = f(q_i) K + K_0`` for body ``i``, or ``None``.
 
@@ -352,15 +376,12 @@ class Model:
         and the stacked constants of :meth:`fused_tree_transform`, (r, k, 36) and (r, 6, 6).
         Only one-variable joints are grouped.  Kept until a joint or tree transform is replaced.
         """
-        key = ("groups", np.dtype(dtype))
-        entry = self._fused.get(key)
-        current = (*self.joints, *self.X_tree)  # the cache holds while these are the same objects
-        if (
-            entry is not None
-            and len(entry[0]) == len(current)
-            and all(x is y for x, y in zip(entry[0], current, strict=True))
-        ):
-            return entry[1]
+        return self._cached(
+            ("groups", np.dtype(dtype)), (*self.joints, *self.X_tree), self._fused_groups, dtype
+        )
+
+    def _fused_groups(self, dtype) -> list[tuple]:
+        """:meth:`fused_groups`, computed."""
         members: dict[type, list[int]] = {}
         for i in range(1, self.NB + 1):
             if self.joints[i].nq == 1 and self.fused_tree_transform(i, dtype) is not None:
@@ -372,8 +393,42 @@ class Model:
             features = self.joints[bodies[0]].transform_features
             K, K_0 = np.stack([c[0] for c in constants]), np.stack([c[1] for c in constants])
             groups.append((bodies, columns, features, K, K_0))
-        self._fused[key] = (current, groups)
         return groups
+
+    def motion_constants(self, dtype=np.float64) -> MotionConstants:
+        """What the recursive algorithms need of the joints' motion that does not depend on ``q``.
+
+        ``S[i]`` (6, n_i) for every joint with a constant ``S``
+        (:attr:`~spatial.joints.Joint.constant_S`); for the one-DoF joints among them the body
+        rows ``i - 1``, their velocity variables and their ``S`` stacked (m, 6), so that
+        ``v_J = S_i q̇_i`` of all of them is one broadcast product; the unit axes of
+        :meth:`unit_motion_axis`; the body inertias stacked (NB, 6, 6).  All in ``dtype``,
+        computed on first use and kept while the joints and inertias are the same objects (the
+        precomputed constant structure of Featherstone §10.3 / App. A.5).
+        """
+        return self._cached(
+            ("motion", np.dtype(dtype)),
+            (*self.joints, *self.inertia),
+            self._motion_constants,
+            dtype,
+        )
+
+    def _motion_constants(self, dtype) -> MotionConstants:
+        """:meth:`motion_constants`, computed."""
+        S = [None] * (self.NB + 1)
+        for i in range(1, self.NB + 1):
+            if self.joints[i].constant_S:
+                S[i] = np.array(self.joints[i].motion_subspace(self.joints[i].neutral()), dtype)
+        one_dof = [i for i in range(1, self.NB + 1) if S[i] is not None and S[i].shape[1] == 1]
+        rows = np.array([i - 1 for i in one_dof], dtype=int)
+        columns = np.array([self.v_index[i].start for i in one_dof], dtype=int)
+        S_one = np.array([S[i][:, 0] for i in one_dof], dtype).reshape(len(one_dof), 6)
+        axis = [None] + [self.unit_motion_axis(i) for i in range(1, self.NB + 1)]
+        inertia = np.stack([np.asarray(I, dtype) for I in self.inertia[1:]]) if self.NB else None
+        for constant in (S_one, inertia, *S[1:]):
+            if constant is not None:
+                constant.flags.writeable = False  # shared by every call: never written
+        return MotionConstants(S, rows, columns, S_one, axis, inertia)
 
     def unit_motion_axis(self, i: int) -> int | None:
         """``k`` if joint ``i`` has the constant motion subspace ``S = e_k``, else ``None``.
@@ -467,7 +522,8 @@ class Model:
         out = [None if a is None else a.astype(dtype, copy=False) for a in out]
         if out[0] is not None:
             for i in range(1, self.NB + 1):
-                self.joints[i].check_q(out[0][..., self.q_index[i]], f"q of joint {i}")
+                if type(self.joints[i]).check_q is not Joint.check_q:  # the default accepts any q
+                    self.joints[i].check_q(out[0][..., self.q_index[i]], f"q of joint {i}")
         return tuple(out)
 
     def neutral_configuration(self) -> np.ndarray:

@@ -53,6 +53,40 @@ def test_replacing_a_tree_transform_or_joint_refreshes_the_constants():
     )
 
 
+def test_replacing_an_inertia_refreshes_the_motion_constants():
+    rng = np.random.default_rng(6)
+    model = gu_chain(3)
+    q, qd, tau = model.random_configuration(rng), *rng.standard_normal((2, 3))
+    sp.aba(model, q, qd, tau)  # fills the caches
+    model.inertia[2] = sp.builders.random_inertia(rng)
+    fresh = sp.Model(gravity=model.gravity)
+    for i in range(1, 4):
+        fresh.add_body(i - 1, model.joints[i], model.X_tree[i], model.inertia[i])
+    np.testing.assert_allclose(
+        sp.aba(model, q, qd, tau), sp.aba(fresh, q, qd, tau), rtol=1e-13, atol=1e-13
+    )
+    # and the cached constants cannot be written into by mistake
+    with pytest.raises(ValueError, match="read-only"):
+        model.motion_constants().inertia[0, 0, 0] = 1.0
+
+
+def test_motion_constants_hold_the_joints_S_and_the_stacked_inertias():
+    model = sp.Model()
+    rng = np.random.default_rng(7)
+    joints = [Revolute("x"), Cylindrical("z"), SphericalYPR(), Prismatic([0.0, 0.6, 0.8])]
+    for i, joint in enumerate(joints):
+        model.add_body(i, joint, sp.builders.random_transform(rng), sp.builders.random_inertia(rng))
+    c = model.motion_constants()
+    assert c.S[3] is None  # S depends on q
+    np.testing.assert_array_equal(c.S[2], Cylindrical("z").motion_subspace(np.zeros(2)))
+    # the one-DoF joints with a constant S: bodies 1 and 4 (rows 0 and 3)
+    np.testing.assert_array_equal(c.rows, [0, 3])
+    np.testing.assert_array_equal(c.columns, [model.v_index[1].start, model.v_index[4].start])
+    np.testing.assert_array_equal(c.S_one, [[1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0.6, 0.8]])
+    assert c.axis == [None, 0, None, None, None]
+    np.testing.assert_array_equal(c.inertia, np.stack(model.inertia[1:]))
+
+
 @pytest.mark.parametrize(
     "joint, k",
     [

@@ -36,12 +36,19 @@ with row 0 (the base) zero; leading batch dimensions broadcast and go through th
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from .._batched import T as _T
-from .._batched import apply_force, crm_matrix, xinv  # unvalidated: the transforms are built here
+from .._batched import (  # unvalidated kernels
+    apply_force,
+    crm_matrix,
+    over_threads,
+    xinv,
+)
 from ..inertia import inertia_inverse
-from ..kinematics import _joint_motion, _S_T_times, _times_S, _tree_transforms
+from ..kinematics import _joint_motions, _S_T_times, _times_S, _tree_transforms
 from ..model import Model
 from .rnea import _batch_shape, _check_f_ext
 
@@ -60,6 +67,16 @@ def _crm(v: np.ndarray) -> np.ndarray:
     Its force counterpart is ``v×* = -(v×)ᵀ`` (eq. 2.32).
     """
     return crm_matrix(v[..., 0])
+
+
+def _mv(A: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``A x`` for stacks of matrices (..., m, n) and vectors (..., n) (einsum: no column axis)."""
+    return np.einsum("...ij,...j->...i", A, x)
+
+
+def _mTv(A: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``Aᵀ x`` for stacks of matrices (..., m, n) and vectors (..., m)."""
+    return np.einsum("...ji,...j->...i", A, x)
 
 
 def _col(x: np.ndarray) -> np.ndarray:
@@ -90,26 +107,34 @@ def _mul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
 def _pass1(model: Model, q, qd, f_ext):
     """Pass 1 of Table 7.1: ``Xup``, ``S``, ``v``, ``c`` and ``I^A_i = I_i``, ``p^A_i = p_i``.
 
-    ``Xup[i]`` is ``^iX_λ(i)``; ``p_i = v_i ×* I_i v_i - ^iX_0* f^x_i`` (eqs. 7.32–7.36).
+    ``Xup[i]`` is ``^iX_λ(i)``; ``v_i = Xup[i] v_λ(i) + v_J`` (eq. 7.34), ``c_i = c_J + v_i × v_J``
+    (eq. 7.35) and ``p_i = v_i ×* I_i v_i - ^iX_0* f^x_i`` (eq. 7.36).  Only the velocities need
+    the recursion: ``c_i`` and ``p_i`` of all bodies follow from them in one product each.
     """
-    NB = model.NB
-    S, c, IA, pA, X0 = ([None] * (NB + 1) for _ in range(5))
+    NB, dtype, constants = model.NB, q.dtype, model.motion_constants(q.dtype)
+    batch = np.broadcast_shapes(q.shape[:-1], qd.shape[:-1])
     Xup = _tree_transforms(model, q)  # ^iX_λ(i) = X_J X_T(i) of every body
-    v = [np.zeros((6, 1), q.dtype)] + [None] * NB
+    S, v_J, c_J = _joint_motions(model, q, qd, batch)  # v_J: (NB, ..., 6), body i in row i - 1
+    v = [np.zeros((6, 1), dtype)] + [None] * NB
     for i in range(1, NB + 1):
-        p, qd_i = model.parent[i], qd[..., model.v_index[i]]
-        S[i], v_J, c_J = _joint_motion(model, i, q[..., model.q_index[i]], qd_i)
-        v[i] = Xup[i] @ v[p] + _col(v_J)
-        v_cross = _crm(v[i])  # v_i×; and v_i×* = -(v_i×)ᵀ
-        # c_i = c_J + v_i × v_J with v_J = S_i q̇_i; c_J = 0 for a constant S
-        c[i] = _mul(_times_S(v_cross, S[i], model.unit_motion_axis(i)), _col(qd_i))
-        if c_J is not None:
-            c[i] = c[i] + _col(c_J)
-        IA[i] = model.inertia[i]
-        pA[i] = -(_T(v_cross) @ (model.inertia[i] @ v[i]))
+        p = model.parent[i]
+        v_Ji = v_J[i - 1, ..., None]
+        v[i] = v_Ji if p == 0 else Xup[i] @ v[p] + v_Ji  # v_0 = 0
+    V = np.stack(v[1:])[..., 0]  # (NB, ..., 6)
+    v_cross = crm_matrix(V)  # v_i× of every body; v_i×* = -(v_i×)ᵀ
+    # I_i v_i of every body as rows, v_iᵀ I_i (I_i is symmetric): one product per body
+    IV = (V.reshape(NB, -1, 6) @ constants.inertia).reshape(V.shape)
+    c = [None] + list(_mv(v_cross, v_J)[..., None])  # c_J = 0 for a constant S, else below
+    pA = [None] + list(-_mTv(v_cross, IV)[..., None])
+    X0 = [None] * (NB + 1)
+    for i in range(1, NB + 1):
+        if c_J[i] is not None:
+            c[i] = c[i] + _col(c_J[i])
         if f_ext is not None:
+            p = model.parent[i]
             X0[i] = Xup[i] if p == 0 else Xup[i] @ X0[p]  # ^iX_0
             pA[i] = pA[i] - _col(apply_force(X0[i], f_ext[..., i, :]))
+    IA = [None] + list(constants.inertia)  # read-only: pass 2 builds new arrays
     return Xup, S, v, c, IA, pA
 
 
@@ -118,13 +143,13 @@ def _pass2(model: Model, Xup, S, c, IA, pA, tau):
 
     Returns the lists ``U``, ``D``, ``u`` that pass 3 uses again.
     """
-    NB = model.NB
+    NB, axis = model.NB, model.motion_constants(tau.dtype).axis
     U, D, u = ([None] * (NB + 1) for _ in range(3))
     for i in range(NB, 0, -1):
-        k = model.unit_motion_axis(i)
+        k = axis[i]
         U[i] = _times_S(IA[i], S[i], k)
         D[i] = _S_T_times(S[i], U[i], k)
-        u[i] = _col(tau[..., model.v_index[i]]) - _S_T_times(S[i], pA[i], k)
+        u[i] = tau[..., model.v_index[i], None] - _S_T_times(S[i], pA[i], k)
         p = model.parent[i]
         if p != 0:
             Ia = IA[i] - _mul(U[i], _solve(D[i], _T(U[i])))
@@ -144,6 +169,15 @@ def _pass3(model: Model, Xup, S, c, U, D, u, batch: tuple, dtype) -> np.ndarray:
         a[i] = a_prime + _mul(S[i], qdd_i)
         qdd[..., model.v_index[i]] = qdd_i[..., 0]
     return qdd
+
+
+def _aba(model: Model, q, qd, tau, f_ext) -> np.ndarray:
+    """The three passes of Table 7.1 on validated arrays; ``nan`` where a ``D_i`` is singular."""
+    batch = _batch_shape(q=(q, 1), qd=(qd, 1), tau=(tau, 1), f_ext=(f_ext, 2))
+    with np.errstate(divide="ignore", invalid="ignore"):  # D_i = 0: reported by aba
+        Xup, S, v, c, IA, pA = _pass1(model, q, qd, f_ext)
+        U, D, u = _pass2(model, Xup, S, c, IA, pA, tau)
+        return _pass3(model, Xup, S, c, U, D, u, batch, q.dtype)
 
 
 # ----------------------------------------------------------------------------- Table 7.2
@@ -312,12 +346,12 @@ def aba(model: Model, q, qd, tau, f_ext=None, assembly: str = "standard") -> np.
     if assembly != "standard":
         _require_invertible_inertias(model, assembly)
 
-    Xup, S, v, c, IA, pA = _pass1(model, q, qd, f_ext)
     if assembly != "standard":
+        Xup, S, v, c, IA, pA = _pass1(model, q, qd, f_ext)
         return _VARIANTS[assembly](model, q, Xup, S, c, IA, pA, tau, batch)
-    with np.errstate(divide="ignore", invalid="ignore"):  # D_i = 0: reported below
-        U, D, u = _pass2(model, Xup, S, c, IA, pA, tau)
-        qdd = _pass3(model, Xup, S, c, U, D, u, batch, q.dtype)
+    qdd = over_threads(
+        partial(_aba, model), batch, (q, 1), (qd, 1), (tau, 1), (f_ext, 2)
+    )  # a large batch in slices on parallel threads, each through the three passes
     if not np.isfinite(qdd).all():
         raise ValueError(
             "aba: a joint's articulated inertia D_i = S_iᵀ I^A_i S_i is singular: the subtree "
