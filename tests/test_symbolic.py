@@ -192,3 +192,13 @@ def test_count_lines_restores_the_previous_tracer_and_charges_callees_to_callers
 def test_count_lines_bad_input_is_named():
     with pytest.raises(TypeError, match="needs Python functions"):
         symbolic.count_lines(np.add, 1.0, 2.0)
+
+
+def test_count_lines_survives_a_cycle_of_containers():
+    def loop(x):
+        box = [x * x]
+        box.append(box)  # a list that holds itself
+        return box[0] + x
+
+    _, lines = symbolic.count_lines(loop, symbolic.symbol_array("x", (1,))[0])
+    assert [(line.ops.mul, line.ops.add) for line in lines] == [(1, 0), (0, 1)]

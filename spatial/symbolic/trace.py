@@ -84,8 +84,13 @@ class _Counter:
         self.seen: dict[int, Expr] = {}
 
     def new_operations(self, values) -> tuple[int, int]:
+        """Count the operation nodes reachable from ``values`` that were not seen before.
+
+        Lists, tuples, object arrays and dataclass instances are searched (each container once
+        per call, so a cycle cannot trap the search); other objects are not.
+        """
         mul = add = 0
-        stack = list(values)
+        stack, containers = list(values), set()
         while stack:
             x = stack.pop()
             if isinstance(x, Expr):
@@ -95,12 +100,18 @@ class _Counter:
                 mul += x.op in "*/"
                 add += x.op in "+-"
                 stack.extend(x.args)
-            elif isinstance(x, np.ndarray):
+                continue
+            if id(x) in containers:
+                continue
+            if isinstance(x, np.ndarray):
                 if x.dtype == object:
+                    containers.add(id(x))
                     stack.extend(x.ravel().tolist())
             elif isinstance(x, list | tuple):
+                containers.add(id(x))
                 stack.extend(x)
             elif is_dataclass(x) and not isinstance(x, type):  # e.g. a pass's named results
+                containers.add(id(x))
                 stack.extend(getattr(x, f.name) for f in fields(x))
         return mul, add
 
