@@ -202,3 +202,13 @@ def test_count_lines_survives_a_cycle_of_containers():
 
     _, lines = symbolic.count_lines(loop, symbolic.symbol_array("x", (1,))[0])
     assert [(line.ops.mul, line.ops.add) for line in lines] == [(1, 0), (0, 1)]
+
+
+def test_count_lines_without_source_charges_line_numbers():
+    namespace = {}
+    exec(compile("def f(x):\n    y = x * x\n    return y + x\n", "<made>", "exec"), namespace)
+    _, lines = symbolic.count_lines(namespace["f"], symbolic.symbol_array("x", (1,))[0])
+    assert [(line.lineno, line.source, line.ops.mul, line.ops.add) for line in lines] == [
+        (2, "", 1, 0),
+        (3, "", 0, 1),
+    ]

@@ -120,9 +120,13 @@ def _statements(code) -> dict[int, tuple[int, str]]:
     """Each source line of a function -> (first line, text) of the simple statement holding it.
 
     A statement written over several lines is charged as one; a compound statement (``for``,
-    ``if``, ...) only owns its header line.
+    ``if``, ...) only owns its header line.  Without source (code made by ``exec``) every
+    line stands for itself, with an empty text.
     """
-    lines, first = inspect.getsourcelines(code)
+    try:
+        lines, first = inspect.getsourcelines(code)
+    except OSError:
+        return {}
     tree = ast.parse(textwrap.dedent("".join(lines)))
     out = {}
     for node in ast.walk(tree):
@@ -206,7 +210,7 @@ def count_lines(func: Callable, *args, charge=None, **kwargs) -> tuple[object, l
     finally:
         sys.settrace(previous)
     lines = [
-        LineOps(line, statements[i][line][1], hits, OpCount(m, a))
+        LineOps(line, statements[i].get(line, (line, ""))[1], hits, OpCount(m, a))
         for (i, line), (m, a, hits) in sorted(totals.items())
         if m or a
     ]
