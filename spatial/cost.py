@@ -19,6 +19,12 @@ only one child of each body can have a DH transform from its parent, eq. 10.10�
 into DH and general parts (:func:`crba_cost`, :func:`crba_counts`).  Adding the RNEA and the
 sparse ``LᵀDL`` of Table 6.6 gives the inertia-matrix method on any tree
 (:func:`inertia_method_cost`), the "O(nd²)" curve of Fig. 10.5.
+
+The book's rows count code optimized by hand.  The package's own ``rnea``, ``crba`` and ``aba``
+use dense 6x6 NumPy products, zeros and all; :func:`dense_lines` runs them on symbols and
+charges every operation to the line of the package's code that performed it, each line named
+by the line of Table 5.1, 6.2 or 7.1 it implements, and :func:`dense_row` turns the totals into
+a row in the style of Table 10.1, so the two can be read side by side (:func:`dense_cost`).
 """
 
 from __future__ import annotations
@@ -28,8 +34,14 @@ from fractions import Fraction
 
 import numpy as np
 
+from .builders import gu_chain
+from .dynamics.aba import _pass1, _pass2, _pass3
+from .dynamics.crba import _crba
+from .dynamics.rnea import _rnea
 from .dynamics.sparse import _check_lam, operation_counts
+from .kinematics import _forward_pass
 from .model import Model
+from .symbolic import angle_symbols, count_lines, symbol_array
 
 __all__ = [
     "Cost",
@@ -48,6 +60,10 @@ __all__ = [
     "RX_G",
     "VX_DH",
     "VX_G",
+    "CodeLine",
+    "dense_lines",
+    "dense_row",
+    "dense_cost",
 ]
 
 
@@ -333,3 +349,206 @@ def inertia_method_cost(tree, dh=None) -> Cost:
     """
     n = _parent_array(tree).size
     return table_10_1_cost("RNEA", n) + crba_cost(tree, dh) + ltdl_cost(tree)
+
+
+# --------------------------------------------------------------------------- the package's code
+# The book's rows are for code optimized by hand (§10.3.1: DH frames, S = e_3, axial screws,
+# compact inertias).  The package's algorithms use dense 6x6 NumPy products instead; what those
+# cost is counted by running them on symbols (spatial.symbolic.trace), line by line.
+
+
+@dataclass(frozen=True)
+class CodeLine:
+    """One line of the package's code with the operations it performed on GU(n).
+
+    ``book`` names the line of the book's table it implements (or says why it is extra),
+    ``runs`` is how often it ran and ``cost`` the total over those runs.
+    """
+
+    book: str
+    source: str
+    runs: int
+    cost: Cost
+
+
+# For each algorithm: the book's table, and its lines with the words that identify the
+# package's line implementing each (matched against the source text, first match wins).
+_BOOK_LINES = {
+    "RNEA": (
+        "Table 5.1",
+        (
+            ("ⁱX_λ(i) = X_J X_T(i)", ("_tree_transforms",)),
+            ("[X_J, S_i, v_J, c_J] = jcalc(…): v_J = S_i q̇_i", ("_joint_motion",)),
+            ("v_i = ⁱX_λ(i) v_λ(i) + v_J", ("v.append",)),
+            ("v_i × (the 6x6 matrix of v_i, for the next two lines)", ("crm_matrix", "_crm(")),
+            ("a_i = ⁱX_λ(i) a_λ(i) + S_i q̈_i + c_J + v_i × v_J", ("a.append", "a[i] =")),
+            ("f_i = I_i a_i + v_i ×* I_i v_i", ("f.append",)),
+            ("τ_i = S_iᵀ f_i", ("tau[",)),
+            ("f_λ(i) = f_λ(i) + λ(i)X_i* f_i", ("f[p] =",)),
+        ),
+    ),
+    "CRBA": (
+        "Table 6.2",
+        (
+            ("ⁱX_λ(i) = X_J X_T(i) (Table 6.2 takes it from the RNEA)", ("_tree_transforms",)),
+            ("ⁱX_0 = ⁱX_λ(i) λ(i)X_0 (not needed by the CRBA)", ("X0.append",)),
+            ("[X_J, S_i] = jcalc(…)", ("_joint_motion",)),
+            ("I^c_λ(i) = I^c_λ(i) + λ(i)X_i* I^c_i ⁱX_λ(i)", ("Ic[p] =",)),
+            ("F = I^c_i S_i", ("F = _times_S",)),
+            ("H_ii = S_iᵀ F", ("H[..., ii, ii]",)),
+            ("F = λ(j)X_j* F", ("F = _T(",)),
+            ("H_ij = Fᵀ S_j, H_ji = H_ijᵀ", ("H[..., jj, ii]", "H[..., ii, jj]")),
+        ),
+    ),
+    "ABA": (
+        "Table 7.1",
+        (
+            ("ⁱX_λ(i) = X_J X_T(i)", ("_tree_transforms",)),
+            ("[X_J, S_i, v_J, c_J] = jcalc(…): v_J = S_i q̇_i", ("_joint_motion",)),
+            ("v_i = ⁱX_λ(i) v_λ(i) + v_J", ("v[i] =",)),
+            ("v_i × (the 6x6 matrix of v_i, for the next two lines)", ("_crm(",)),
+            ("c_i = c_J + v_i × v_J", ("c[i] =",)),
+            ("p^A_i = v_i ×* I_i v_i", ("pA[i] =",)),
+            ("U_i = I^A_i S_i", ("U[i] =",)),
+            ("D_i = S_iᵀ U_i", ("D[i] =",)),
+            ("u_i = τ_i - S_iᵀ p^A_i", ("u[i] =",)),
+            ("I^a = I^A_i - U_i D_i⁻¹ U_iᵀ", ("Ia =",)),
+            ("p^a = p^A_i + I^a c_i + U_i D_i⁻¹ u_i", ("pa =",)),
+            ("I^A_λ(i) = I^A_λ(i) + λ(i)X_i* I^a ⁱX_λ(i)", ("IA[p] =",)),
+            ("p^A_λ(i) = p^A_λ(i) + λ(i)X_i* p^a", ("pA[p] =",)),
+            ("a' = ⁱX_λ(i) a_λ(i) + c_i", ("a_prime =",)),
+            ("q̈_i = D_i⁻¹ (u_i - U_iᵀ a')", ("qdd_i =",)),
+            ("a_i = a' + S_i q̈_i", ("a[i] =",)),
+        ),
+    ),
+}
+
+
+_DENSE = ("RNEA", "CRBA", "ABA")
+
+
+def _aba_passes(model: Model, q, qd, tau):
+    """The three passes of :func:`spatial.aba` (standard assembly, no external forces)."""
+    Xup, S, v, c, IA, pA = _pass1(model, q, qd, None)
+    U, D, u = _pass2(model, Xup, S, c, IA, pA, tau)
+    return _pass3(model, Xup, S, c, U, D, u, q.shape[:-1], q.dtype)
+
+
+def _symmetric_symbols(name: str) -> np.ndarray:
+    I = symbol_array(name, (6, 6))
+    return np.where(np.tri(6, dtype=bool), I, I.T)
+
+
+def _run_on_symbols(algorithm: str, n: int):
+    """Run the package's ``algorithm`` on GU(n) with symbolic inputs; its per-line counts."""
+    model = gu_chain(n)  # with general inertias as symbols: NumPy's work on them counts too
+    model.inertia = [None] + [_symmetric_symbols(f"I{i}_") for i in range(1, n + 1)]
+    q, qd = angle_symbols("q", n), symbol_array("qd", (n,))
+    qdd = symbol_array("qdd", (n,))
+    if algorithm == "RNEA":
+        return count_lines(_rnea, model, q, qd, qdd, None)[1]
+    if algorithm == "CRBA":
+        return count_lines(_crba, model, q, charge=[_crba, _forward_pass])[1]
+    return count_lines(_aba_passes, model, q, qd, qdd, charge=[_pass1, _pass2, _pass3])[1]
+
+
+def _book_line(algorithm: str, source: str) -> str:
+    table, lines = _BOOK_LINES[algorithm]
+    for text, keys in lines:
+        if any(key in source for key in keys):
+            return f"{table}: {text}"
+    return f"not in {table}"
+
+
+def dense_lines(algorithm: str, n: int) -> list[CodeLine]:
+    """The package's own ``rnea``/``crba``/``aba`` on GU(n), counted line by line.
+
+    Each algorithm is run on symbols (:func:`spatial.symbolic.count_lines`): every product and
+    sum its dense NumPy kernels perform is counted, zeros included (a 6x6 matrix times a
+    6-vector is ``36m + 30a`` whatever the matrix holds), and charged to the line of the
+    package's code that performed it; sine and cosine are free, as in Table 10.1.
+
+    Parameters
+    ----------
+    algorithm : {"RNEA", "CRBA", "ABA"}
+    n : int
+        Number of joints of the GU(n) chain (:func:`spatial.builders.gu_chain`).
+
+    Returns
+    -------
+    list of CodeLine
+        The lines that compute something, each with the line of Table 5.1, 6.2 or 7.1 it
+        implements; their costs add up to :func:`dense_cost`.
+
+    Raises
+    ------
+    ValueError
+        If the algorithm is not one of the three or ``n`` is not a positive integer.
+    """
+    if algorithm not in _DENSE:
+        raise ValueError(f"algorithm must be one of {_DENSE}, got {algorithm!r}")
+    if isinstance(n, bool) or int(n) != n or n < 1:
+        raise ValueError(f"n must be a positive integer, got {n!r}")
+    lines = _run_on_symbols(algorithm, int(n))
+    return [
+        CodeLine(_book_line(algorithm, x.source), x.source, x.hits, Cost(x.ops.mul, x.ops.add))
+        for x in lines
+    ]
+
+
+def dense_cost(algorithm: str, n) -> Cost:
+    """Total operations of the package's ``algorithm`` on GU(n) (int or array of int).
+
+    The count is a polynomial in ``n`` (linear for the RNEA and ABA, quadratic for the CRBA);
+    it is fitted exactly to the counts of :func:`dense_lines` at ``n = 1, 2, 3`` and returned
+    as :func:`dense_row` evaluates it.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`dense_lines`.
+
+    Examples
+    --------
+    On GU(7) the package's RNEA performs about seven times the operations of Table 10.1's
+    best row:
+
+    >>> from spatial import cost
+    >>> str(cost.dense_cost("RNEA", 7)), str(cost.table_10_1_cost("RNEA", 7))
+    ('3906m + 3479a', '543m + 467a')
+    """
+    return dense_row(algorithm).cost(n)
+
+
+_ROWS: dict = {}
+
+
+def dense_row(algorithm: str) -> Table10Row:
+    """The package's code as a row in the style of Table 10.1: cost polynomials in ``n``.
+
+    Raises
+    ------
+    ValueError
+        If the algorithm is not "RNEA", "CRBA" or "ABA".
+    """
+    if algorithm not in _ROWS:
+        counts = [_total(dense_lines(algorithm, n)) for n in (1, 2, 3)]
+        _ROWS[algorithm] = Table10Row(
+            algorithm,
+            _quadratic([c.mul for c in counts]),
+            _quadratic([c.add for c in counts]),
+            "this package's code, counted on symbols (spatial.cost.dense_lines)",
+        )
+    return _ROWS[algorithm]
+
+
+def _total(lines) -> Cost:
+    return sum((line.cost for line in lines), Cost(0, 0))
+
+
+def _quadratic(y) -> tuple:
+    """Coefficients (a, b, c) of the quadratic through (1, y₀), (2, y₁), (3, y₂)."""
+    y0, y1, y2 = (Fraction(v) for v in y)
+    a = (y2 - 2 * y1 + y0) / 2
+    b = y1 - y0 - 3 * a
+    return a, b, y0 - a - b

@@ -110,6 +110,53 @@ def test_screw_of_an_articulated_inertia_with_a_zero_row():
         compact.screw_abi_revolute_z(compact.axial_screw("x", 0.1, 0.2), compact.compact_abi(Ia))
 
 
+@pytest.mark.parametrize("axis", ["x", "y"])
+def test_x_or_y_screw_of_an_articulated_inertia_with_a_zero_row(axis):
+    """Table A.5's last row: an x or y screw of Iᵃ (row and column 3 zero) equals the dense
+    X* Iᵃ X⁻¹; the zeros are not read, so they may hold anything below the check's tolerance."""
+    A = RNG.normal(size=BATCH + (6, 6))
+    IA = A @ np.swapaxes(A, -1, -2) + np.eye(6)
+    U = IA[..., :, 2]
+    Ia = IA - U[..., :, None] * U[..., None, :] / IA[..., 2, 2][..., None, None]
+    theta, d = RNG.uniform(-3, 3, size=BATCH), RNG.normal(size=BATCH)
+    S = compact.axial_screw(axis, theta, d)
+    X = compact.screw_transform(S)
+    Xs = np.swapaxes(np.linalg.inv(X), -1, -2)
+    out = compact.dense_abi(compact.screw_abi_revolute_xy(S, compact.compact_abi(Ia)))
+    _close(out, Xs @ Ia @ np.linalg.inv(X))
+    assert np.min(np.max(np.abs(out[..., 2, :]), axis=-1)) > 1e-3  # x, y screws fill the zeros
+    # the Denavit–Hartenberg step of the ABA: z screw (keeps the zeros), then x screw
+    Sz = compact.axial_screw("z", -theta, 0.5 * d)
+    first = compact.screw_abi_revolute_z(Sz, compact.compact_abi(Ia))
+    two = compact.dense_abi(compact.screw_abi_revolute_xy(S, first))
+    Xdh_inv = np.linalg.inv(X @ compact.screw_transform(Sz))
+    _close(two, np.swapaxes(Xdh_inv, -1, -2) @ Ia @ Xdh_inv)
+    with pytest.raises(ValueError, match="row and column 3 of the articulated inertia"):
+        compact.screw_abi_revolute_xy(S, compact.compact_abi(IA))
+    with pytest.raises(ValueError, match="needs a screw about x or y, got 'z'"):
+        compact.screw_abi_revolute_xy(compact.axial_screw("z", 0.1, 0.2), compact.compact_abi(Ia))
+
+
+def test_x_or_y_screw_of_ia_costs_table_a5s_figure():
+    """32m + 28a about x and about y; with the z screw and its one-time cost, a DH step of
+    Iᵃ costs 62m + 65a (§A.4)."""
+    from spatial.compact.screws import AxialScrew, screw_abi_zero_row_xy_kernel
+    from spatial.symbolic import Expr, count_operations
+
+    sym = lambda name: Expr("var", name)  # noqa: E731
+    M = np.array([sym(f"M{i}") for i in range(6)], dtype=object)
+    L = np.array([sym(f"L{i}") for i in range(6)], dtype=object)
+    H = np.array([[sym(f"H{i}{j}") for j in range(3)] for i in range(3)], dtype=object)
+    consts = [sym(n) for n in ("c", "s", "d", "cs", "s2", "twocs", "om2s2")]
+    for axis in "xy":
+        c = count_operations(*screw_abi_zero_row_xy_kernel(AxialScrew(axis, *consts), M, H, L))
+        assert (c.mul, c.add) == (32, 28) == compact.BOOK["screw x, y: Iᵃ (row 3 zero)"]
+    counts = compact.operation_counts()
+    z, xy = counts["screw z: Iᵃ (row 3 zero)"], counts["screw x, y: Iᵃ (row 3 zero)"]
+    once = counts["screw constants"]
+    assert (z.mul + xy.mul + once.mul, z.add + xy.add + once.add) == (62, 65)
+
+
 def test_counted_operations_equal_tables_a4_a5():
     """Instrumented (symbolic) execution of each formula reproduces the book's cost figures."""
     counts = compact.operation_counts()

@@ -124,3 +124,94 @@ def test_bad_input_is_named():
         cost.crba_counts(builders.random_tree(np.random.default_rng(0), 2, joints=("S",)))
     with pytest.raises(ValueError, match="lam"):
         cost.crba_cost([0, 1])
+
+
+# --------------------------------------------------------------------------- the package's code
+# Hand counts from the sizes of the dense products the code performs, independent of the
+# symbolic counter: an (r x k) by (k x c) product is rkc multiplications and r(k-1)c additions.
+
+
+def _product(r, k, c):
+    return cost.Cost(r * k * c, r * (k - 1) * c)
+
+
+def _adds(k):
+    return cost.Cost(0, k)
+
+
+# one body of the RNEA (Table 5.1) as spatial.rnea computes it, by line
+RNEA_BODY = {
+    "ⁱX_λ(i) = X_J X_T(i)": _product(1, 2, 36) + _adds(36),  # [cos, sin] @ K, + K_0
+    "[X_J, S_i, v_J, c_J] = jcalc": _product(6, 1, 1),  # v_J = S q̇
+    "v_i =": _product(6, 6, 1) + _adds(6),
+    "v_i ×": _product(1, 6, 36),  # v @ (6, 36) basis
+    "a_i =": 2 * _product(6, 6, 1) + _product(6, 1, 1) + _adds(12),
+    "f_i =": 3 * _product(6, 6, 1) + _adds(6),
+    "τ_i": _product(1, 6, 1),
+    "f_λ(i)": _product(6, 6, 1) + _adds(6),
+}
+
+
+def _sum(costs):
+    return sum(costs, cost.Cost(0, 0))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_dense_rnea_counts_equal_the_product_sizes(n):
+    lines = cost.dense_lines("RNEA", n)
+    assert _sum(line.cost for line in lines) == n * _sum(RNEA_BODY.values())
+    assert _sum(RNEA_BODY.values()) == cost.Cost(558, 497)
+    for key, per_body in RNEA_BODY.items():
+        (line,) = [line for line in lines if line.book.startswith("Table 5.1: " + key)]
+        assert line.cost == n * per_body, key
+    assert cost.dense_cost("RNEA", n) == n * cost.Cost(558, 497)
+
+
+def test_dense_crba_and_aba_counts_equal_the_product_sizes():
+    n = 3
+    transforms = n * (_product(1, 2, 36) + _adds(36))
+    # CRBA: the forward pass's ^iX_0 (6x6x6 each), line 7 ((n-1) two 6x6x6 products and a
+    # 6x6 sum), line 13 (n(n-1)/2 6x6 times 6x1); the selections with S = e_3 are free
+    crba = (
+        transforms
+        + n * _product(6, 6, 6)
+        + (n - 1) * (2 * _product(6, 6, 6) + _adds(36))
+        + (n * (n - 1) // 2) * _product(6, 6, 1)
+    )
+    assert cost.dense_cost("CRBA", n) == crba
+    # ABA, Table 7.1 by pass: per body in pass 1 v_J, v, v×, c = (v× col 3) q̇, p^A;
+    # per non-root body in pass 2 I^a (6 divisions, outer product, 6x6 sum), p^a, the two
+    # transforms; per body in pass 3 a', q̈ (6x1 dot, subtraction, division), a
+    pass1 = _product(6, 1, 1) + _product(6, 6, 1) + _adds(6) + _product(1, 6, 36)
+    pass1 += _product(6, 1, 1) + 2 * _product(6, 6, 1)
+    u = _adds(1)
+    I_a = cost.Cost(6, 0) + _product(6, 1, 6) + _adds(36)
+    p_a = _product(6, 6, 1) + cost.Cost(1, 0) + _product(6, 1, 1) + _adds(12)
+    up = 2 * _product(6, 6, 6) + _adds(36) + _product(6, 6, 1) + _adds(6)
+    pass3 = _product(6, 6, 1) + _adds(6) + _product(1, 6, 1) + cost.Cost(1, 1)
+    pass3 += _product(6, 1, 1) + _adds(6)
+    aba = transforms + n * (pass1 + u + pass3) + (n - 1) * (I_a + p_a + up)
+    assert cost.dense_cost("ABA", n) == aba
+    for name in ("CRBA", "ABA"):
+        lines = cost.dense_lines(name, n)
+        assert _sum(line.cost for line in lines) == cost.dense_cost(name, n)
+        assert all(not line.book.startswith("not in") for line in lines), name
+
+
+def test_dense_rows_are_polynomials_in_n():
+    """The rows fitted at n = 1, 2, 3 predict the counts at n = 5."""
+    for name in ("RNEA", "CRBA", "ABA"):
+        counted = _sum(line.cost for line in cost.dense_lines(name, 5))
+        assert cost.dense_cost(name, 5) == counted
+    assert cost.dense_row("RNEA").mul == (0, 558, 0)
+    assert cost.dense_row("CRBA").mul[0] == 18  # 36m for each of n(n - 1)/2 runs of line 13
+    assert np.array_equal(cost.dense_cost("RNEA", np.array([1, 2])).mul, [558, 1116])
+
+
+def test_dense_counts_bad_input_is_named():
+    with pytest.raises(ValueError, match="algorithm must be one of"):
+        cost.dense_lines("F&S", 3)
+    with pytest.raises(ValueError, match="positive integer"):
+        cost.dense_lines("RNEA", 0)
+    with pytest.raises(ValueError, match="algorithm must be one of"):
+        cost.dense_row("rnea")

@@ -147,3 +147,68 @@ def test_generated_rnea_equals_the_recorded_one_symbolically():
     recorded, simplified = symbolic.generate_planar_rnea(model)
     for a, b in zip(_to_sympy(recorded), _to_sympy(simplified), strict=True):
         assert _same(a, b, tol=1e-9)
+
+
+# --------------------------------------------------------------------------- counting per line
+
+
+def _three_lines(x, y):
+    a = x * y + x  # 1m + 1a
+    b = (
+        a * a  # one statement over three lines: 2m + 1a
+        - a * y
+    )
+    total = 0.0  # a plain number: nothing to count
+    for _ in range(2):
+        total = total + b / x  # 1m + 1a per pass, both passes
+    return np.cos(x) * total  # cos is free: 1m
+
+
+def test_count_lines_charges_each_statement_by_hand():
+    x, y = symbolic.angle_symbols("x", 1)[0], symbolic.symbol_array("y", (1,))[0]
+    result, lines = symbolic.count_lines(_three_lines, x, y)
+    got = [(line.source.split()[0], line.hits, line.ops.mul, line.ops.add) for line in lines]
+    assert got == [("a", 1, 1, 1), ("b", 1, 2, 1), ("total", 2, 2, 2), ("return", 1, 1, 0)]
+    assert "- a * y" in lines[1].source  # the whole statement, not its first line
+    assert symbolic.count_operations(result) == symbolic.OpCount(6, 4)
+
+
+def test_count_lines_restores_the_previous_tracer_and_charges_callees_to_callers():
+    import sys
+
+    def outer(x):
+        u = _three_lines(x, x)  # the callee's 6m + 4a, charged to this line
+        return u + x
+
+    x = symbolic.angle_symbols("x", 1)[0]
+    before = sys.gettrace()
+    _, lines = symbolic.count_lines(outer, x)
+    assert sys.gettrace() is before
+    assert [(line.ops.mul, line.ops.add) for line in lines] == [(6, 4), (0, 1)]
+    _, lines = symbolic.count_lines(outer, x, charge=[outer, _three_lines])
+    assert sum(line.ops.mul for line in lines) == 6 and len(lines) == 5
+
+
+def test_count_lines_bad_input_is_named():
+    with pytest.raises(TypeError, match="needs Python functions"):
+        symbolic.count_lines(np.add, 1.0, 2.0)
+
+
+def test_count_lines_survives_a_cycle_of_containers():
+    def loop(x):
+        box = [x * x]
+        box.append(box)  # a list that holds itself
+        return box[0] + x
+
+    _, lines = symbolic.count_lines(loop, symbolic.symbol_array("x", (1,))[0])
+    assert [(line.ops.mul, line.ops.add) for line in lines] == [(1, 0), (0, 1)]
+
+
+def test_count_lines_without_source_charges_line_numbers():
+    namespace = {}
+    exec(compile("def f(x):\n    y = x * x\n    return y + x\n", "<made>", "exec"), namespace)
+    _, lines = symbolic.count_lines(namespace["f"], symbolic.symbol_array("x", (1,))[0])
+    assert [(line.lineno, line.source, line.ops.mul, line.ops.add) for line in lines] == [
+        (2, "", 1, 0),
+        (3, "", 0, 1),
+    ]

@@ -8,7 +8,8 @@ one coordinate axis cheaper still (Table A.5); App. A.5 collects the tricks behi
 
 * :mod:`~spatial.compact.forms`: ``(E, r)``, ``(m, h, lt(I))``, ``(lt(M), H, lt(I))``, their
   dense forms and the operations of Table A.4;
-* :mod:`~spatial.compact.screws`: axial screw transforms of vectors and rigid-body inertias;
+* :mod:`~spatial.compact.screws`: axial screw transforms of vectors and of rigid-body and
+  articulated-body inertias (with Table A.5's special cases for ``Iᵃ``);
 * :mod:`~spatial.compact.counts`: the costs, counted by running the same formulae on symbols
   (:mod:`spatial.symbolic`) and set beside the book's figures;
 * :mod:`~spatial.compact.kernels`: the unvalidated formulae themselves.
@@ -45,6 +46,7 @@ from .screws import (
     AxialScrew,
     axial_screw,
     screw_abi,
+    screw_abi_revolute_xy,
     screw_abi_revolute_z,
     screw_force,
     screw_motion,
@@ -81,6 +83,7 @@ __all__ = [
     "screw_rbi",
     "screw_abi",
     "screw_abi_revolute_z",
+    "screw_abi_revolute_xy",
     "BOOK",
     "operation_counts",
     "dense_operation_counts",

@@ -23,6 +23,7 @@ from .screws import (
     _screw_constants,
     screw_abi_kernel,
     screw_abi_zero_row_kernel,
+    screw_abi_zero_row_xy_kernel,
     screw_rbi_kernel,
     screw_vector_kernel,
 )
@@ -50,6 +51,7 @@ BOOK = {
     "screw: I": (16, 15),
     "screw: Iᴬ": (38, 40),
     "screw z: Iᵃ (row 3 zero)": (28, 34),
+    "screw x, y: Iᵃ (row 3 zero)": (32, 28),
     "screw constants": (2, 3),
 }
 
@@ -81,6 +83,7 @@ def operation_counts() -> dict[str, OpCount]:
     constants = _screw_constants(c, s)
     consts = [Expr("var", name) for name in ("cs", "s2", "twocs", "om2s2")]
     screw = AxialScrew("z", c, s, d, *consts)
+    screw_x = AxialScrew("x", c, s, d, *consts)  # a y screw costs the same (tests)
     count = count_operations
     return {
         "X v": count(k.motion(E, r, v)),
@@ -101,6 +104,7 @@ def operation_counts() -> dict[str, OpCount]:
         "screw: I": count(*screw_rbi_kernel(screw, m, h, L)),
         "screw: Iᴬ": count(*screw_abi_kernel(screw, M, H, L)),
         "screw z: Iᵃ (row 3 zero)": count(*screw_abi_zero_row_kernel(screw, M, H, L)),
+        "screw x, y: Iᵃ (row 3 zero)": count(*screw_abi_zero_row_xy_kernel(screw_x, M, H, L)),
         "screw constants": count(*constants),
     }
 

@@ -25,6 +25,11 @@ rules deliberately leave out.  :func:`planar_rnea` is the recursive Newton–Eul
 (Table 5.1) in planar vectors (§2.16), written once for numbers and symbols alike, so a planar
 chain's inverse dynamics can be generated, simplified and compared with :func:`spatial.rnea`.
 
+The same instrumented arithmetic measures the package's own code: :func:`count_lines` runs a
+function on object arrays of symbols and charges every product and sum it performed to the
+source line that performed it (:mod:`spatial.symbolic.trace`); :func:`spatial.cost.dense_lines`
+uses it to set ``rnea``, ``crba`` and ``aba`` beside the optimized counts of Table 10.1.
+
 Operations are counted as the book does: ``m`` for multiplications and divisions, ``a`` for
 additions and subtractions; a sign change is free (it folds into a neighbouring operation) and is
 reported separately.
@@ -39,6 +44,7 @@ from .examples import (
 )
 from .executer import Executer, Program
 from .expr import Expr, OpCount, count_operations, format_expr, tree_count
+from .trace import LineOps, angle_symbols, count_lines, symbol_array
 
 __all__ = [
     "Expr",
@@ -53,4 +59,8 @@ __all__ = [
     "planar_chain_data",
     "planar_rnea",
     "generate_planar_rnea",
+    "LineOps",
+    "count_lines",
+    "symbol_array",
+    "angle_symbols",
 ]
