@@ -179,18 +179,21 @@ def test_dense_crba_and_aba_counts_equal_the_product_sizes():
         + (n * (n - 1) // 2) * _product(6, 6, 1)
     )
     assert cost.dense_cost("CRBA", n) == crba
-    # ABA, Table 7.1 by pass: per body in pass 1 v_J, v, v×, c = (v× col 3) q̇, p^A;
-    # per non-root body in pass 2 I^a (6 divisions, outer product, 6x6 sum), p^a, the two
-    # transforms; per body in pass 3 a', q̈ (6x1 dot, subtraction, division), a
-    pass1 = _product(6, 1, 1) + _product(6, 6, 1) + _adds(6) + _product(1, 6, 36)
-    pass1 += _product(6, 1, 1) + 2 * _product(6, 6, 1)
+    # ABA, Table 7.1 by pass: per body in pass 1 v_J = q̇ S, v× (1x6 times 6x36), I v and the
+    # two einsum products c = v× v_J and p^A = v×ᵀ (I v) (6 terms summed from 0: 36m + 36a),
+    # per non-root body v = X v_λ + v_J; per non-root body in pass 2 I^a (6 divisions, outer
+    # product, 6x6 sum), p^a, the two transforms; per body in pass 3 a', q̈ (6x1 dot,
+    # subtraction, division), a
+    einsum = cost.Cost(36, 36)
+    pass1 = _product(6, 1, 1) + _product(1, 6, 36) + _product(6, 6, 1) + 2 * einsum
+    v_up = _product(6, 6, 1) + _adds(6)
     u = _adds(1)
     I_a = cost.Cost(6, 0) + _product(6, 1, 6) + _adds(36)
     p_a = _product(6, 6, 1) + cost.Cost(1, 0) + _product(6, 1, 1) + _adds(12)
     up = 2 * _product(6, 6, 6) + _adds(36) + _product(6, 6, 1) + _adds(6)
     pass3 = _product(6, 6, 1) + _adds(6) + _product(1, 6, 1) + cost.Cost(1, 1)
     pass3 += _product(6, 1, 1) + _adds(6)
-    aba = transforms + n * (pass1 + u + pass3) + (n - 1) * (I_a + p_a + up)
+    aba = transforms + n * (pass1 + u + pass3) + (n - 1) * (v_up + I_a + p_a + up)
     assert cost.dense_cost("ABA", n) == aba
     for name in ("CRBA", "ABA"):
         lines = cost.dense_lines(name, n)
