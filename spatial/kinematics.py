@@ -120,16 +120,13 @@ def _joint_motions(model: Model, q: np.ndarray, qd: np.ndarray, batch: tuple):
     """
     constants = model.motion_constants(q.dtype)
     S, c_J = list(constants.S), [None] * (model.NB + 1)
-    v_J = np.empty((model.NB,) + batch + (6,), q.dtype)
-    qd_one = np.moveaxis(np.broadcast_to(qd, batch + qd.shape[-1:])[..., constants.columns], -1, 0)
-    v_J[constants.rows] = qd_one[..., None] * constants.S_one.reshape(
-        (-1,) + (1,) * len(batch) + (6,)
-    )
-    for i in range(1, model.NB + 1):
-        if S[i] is None or S[i].shape[1] != 1:
-            S[i], v_J[i - 1], c_J[i] = _joint_motion(
-                model, i, q[..., model.q_index[i]], qd[..., model.v_index[i]]
-            )
+    v_J = np.empty(batch + (model.NB, 6), q.dtype)  # batch first while it is filled
+    v_J[..., constants.rows, :] = qd[..., constants.columns, None] * constants.S_one
+    for i in constants.others:
+        S[i], v_J[..., i - 1, :], c_J[i] = _joint_motion(
+            model, i, q[..., model.q_index[i]], qd[..., model.v_index[i]]
+        )
+    v_J = np.moveaxis(v_J, -2, 0) if batch else v_J
     return S, v_J, c_J
 
 

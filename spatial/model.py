@@ -74,6 +74,7 @@ class MotionConstants(NamedTuple):
     rows: np.ndarray  # body rows (i - 1) of the one-DoF joints with a constant S
     columns: np.ndarray  # their velocity variables
     S_one: np.ndarray  # (m, 6): their S
+    others: list  # the bodies whose joints are not among them (jcalc is called for these)
     axis: list  # axis[i] = unit_motion_axis(i)
     inertia: np.ndarray | None  # (NB, 6, 6) body inertias
 
@@ -428,7 +429,8 @@ class Model:
         for constant in (S_one, inertia, *S[1:]):
             if constant is not None:
                 constant.flags.writeable = False  # shared by every call: never written
-        return MotionConstants(S, rows, columns, S_one, axis, inertia)
+        others = [i for i in range(1, self.NB + 1) if i not in one_dof]
+        return MotionConstants(S, rows, columns, S_one, others, axis, inertia)
 
     def unit_motion_axis(self, i: int) -> int | None:
         """``k`` if joint ``i`` has the constant motion subspace ``S = e_k``, else ``None``.

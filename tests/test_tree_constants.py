@@ -83,6 +83,7 @@ def test_motion_constants_hold_the_joints_S_and_the_stacked_inertias():
     np.testing.assert_array_equal(c.rows, [0, 3])
     np.testing.assert_array_equal(c.columns, [model.v_index[1].start, model.v_index[4].start])
     np.testing.assert_array_equal(c.S_one, [[1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0.6, 0.8]])
+    assert c.others == [2, 3]
     assert c.axis == [None, 0, None, None, None]
     np.testing.assert_array_equal(c.inertia, np.stack(model.inertia[1:]))
 
