@@ -154,8 +154,9 @@ def _pass2(model: Model, Xup, S, c, IA, pA, tau):
         if p != 0:
             Ia = IA[i] - _mul(U[i], _solve(D[i], _T(U[i])))
             pa = pA[i] + Ia @ c[i] + _mul(U[i], _solve(D[i], u[i]))
-            IA[p] = IA[p] + _T(Xup[i]) @ Ia @ Xup[i]  # λ(i)X_i* I^a iX_λ(i)
-            pA[p] = pA[p] + _T(Xup[i]) @ pa  # λ(i)X_i* p^a
+            X_star = _T(Xup[i])  # λ(i)X_i*, the force transform to the parent
+            IA[p] = IA[p] + X_star @ Ia @ Xup[i]  # λ(i)X_i* I^a iX_λ(i)
+            pA[p] = pA[p] + X_star @ pa  # λ(i)X_i* p^a
     return U, D, u
 
 
