@@ -1,7 +1,13 @@
 """Helpers shared by the notebooks: set-up, widgets and exercise checks (CONVENTIONS.md).
 
-This module imports matplotlib and (lazily) ipywidgets; ``import spatial`` does not load it
-until ``spatial.nb`` is first used.
+This module imports matplotlib and (lazily) ipywidgets and ipympl; ``import spatial`` does not
+load it until ``spatial.nb`` is first used.
+
+Rotatable 3D scenes.  :func:`figure3d` makes the figure of a 3D scene (the screw axes of
+notebooks 01–02, the arm of 04, …).  Where a reader can turn it with the mouse it is a live
+ipympl canvas, and only that figure: the 2D plots stay ordinary inline images.  Everywhere else
+it is an ordinary figure that the inline backend saves as a PNG.  The rule is explicit, see
+:func:`figure3d_mode`.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ import functools
 import importlib
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -25,6 +32,8 @@ __all__ = [
     "fast_mode",
     "strict_mode",
     "static_mode",
+    "figure3d",
+    "figure3d_mode",
 ]
 
 
@@ -45,6 +54,142 @@ def static_mode() -> bool:
 def strict_mode() -> bool:
     """True when ``SPATIAL_NB_STRICT`` is set: exercise checks raise instead of printing."""
     return _flag("SPATIAL_NB_STRICT")
+
+
+def figure3d_mode() -> str:
+    """How :func:`figure3d` draws: ``"live"`` (a rotatable ipympl canvas) or ``"static"``.
+
+    The rule: a 3D figure is live only when all four hold, and static (an ordinary figure that
+    the inline backend shows as a PNG) otherwise:
+
+    1. ``SPATIAL_3D=live`` is set.  ``make lab`` and the browser test (``make test-browser``)
+       set it; nbval (``make test-notebooks``) does not, so the executed notebooks keep their
+       PNGs and figure counts.  (``MPLBACKEND`` cannot tell these apart: every Jupyter kernel
+       sets it to the inline backend when it starts.)  ``SPATIAL_3D=static`` or no value means
+       static;
+    2. ``SPATIAL_STATIC`` is not set (``make book`` sets it: a web page has no kernel);
+    3. the code runs in a Jupyter kernel (a script or pytest has no front end for a widget);
+    4. ipympl is installed (the ``notebooks`` extra installs it).
+
+    Raises
+    ------
+    ValueError
+        If ``SPATIAL_3D`` has a value other than ``live``, ``static`` or empty.
+    """
+    wanted = os.environ.get("SPATIAL_3D", "").strip().lower()
+    if wanted not in ("", "live", "static"):
+        raise ValueError(
+            f"SPATIAL_3D must be 'live' (rotatable 3D figures) or 'static', got {wanted!r}"
+        )
+    if wanted != "live" or static_mode() or not _in_kernel():
+        return "static"
+    return "live" if _ipympl() is not None else "static"
+
+
+def _in_kernel() -> bool:
+    """True inside a Jupyter kernel (an IPython shell with a kernel, not a terminal)."""
+    ipython = sys.modules.get("IPython")  # never imported: not in a kernel
+    shell = ipython.get_ipython() if ipython is not None else None
+    return getattr(shell, "kernel", None) is not None
+
+
+def _ipympl():
+    """ipympl's canvas and figure-manager classes, or None when ipympl is not installed.
+
+    Importing ipympl makes it pyplot's backend (``matplotlib.use``), which would close every
+    open figure and turn every later one into a widget; only the 3D scenes should be widgets,
+    so that call is skipped while ipympl is imported and the inline backend stays.
+    """
+    import matplotlib
+
+    use, matplotlib.use = matplotlib.use, lambda *args, **kwargs: None
+    try:
+        from ipympl.backend_nbagg import Canvas, FigureManager
+    except ImportError:
+        return None
+    finally:
+        matplotlib.use = use
+    return Canvas, FigureManager
+
+
+# Live canvases made while a widget (:func:`interact`) runs its function, so that the widget
+# can close them when it draws the next ones; None when no widget is collecting.
+_collected: list | None = None
+
+
+def figure3d(**kwargs):
+    """A pyplot figure for a 3D scene, rotatable with the mouse in JupyterLab.
+
+    Use it in place of ``plt.figure(...)`` and add the 3D axes as usual,
+    ``fig.add_subplot(projection="3d")``; ``plt.show()``, ``plt.tight_layout()`` and
+    ``plt.close()`` work on it as on any figure.  In live mode (:func:`figure3d_mode`) the
+    figure is drawn on an ipympl canvas, a widget that redraws when dragged, and showing the
+    figure displays that widget instead of a PNG; closing it in pyplot (as the inline backend
+    does after showing it) does not close the widget.  In static mode it is exactly
+    ``plt.figure(**kwargs)``.
+
+    Parameters
+    ----------
+    **kwargs
+        Passed to ``matplotlib.pyplot.figure`` (``figsize``, ``dpi``, …).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import matplotlib.pyplot as plt
+
+    if figure3d_mode() == "static":
+        return plt.figure(**kwargs)
+    from matplotlib._pylab_helpers import Gcf
+
+    Canvas, Manager = _live_classes()
+    fig = plt.figure(FigureClass=_live_figure_class(), **kwargs)
+    inline = fig.canvas.manager
+    # the ipympl canvas becomes fig.canvas, and pyplot keeps its manager in place of the
+    # inline one, whose destroy() would put a blank canvas back on the figure
+    manager = Manager(Canvas(fig), inline.num)
+    fig.canvas.mpl_disconnect(inline._cidgcf)  # a click would make the inline one current
+    manager._cidgcf = inline._cidgcf  # pyplot disconnects it (again, harmlessly) on closing
+    Gcf.set_active(manager)
+    if _collected is not None:
+        _collected.append(fig.canvas)
+    return fig
+
+
+def _close_live(canvas) -> None:
+    """Close a live canvas's widgets: the canvas, its toolbar and their layouts."""
+    toolbar = canvas.toolbar
+    for widget in (toolbar.layout, toolbar, canvas.layout, canvas):
+        widget.close()
+
+
+@functools.cache
+def _live_classes():
+    Canvas, FigureManager = _ipympl()
+
+    class LiveManager(FigureManager):
+        """ipympl's manager, except that pyplot closing the figure keeps the widget working."""
+
+        def destroy(self):
+            pass  # the reader's view stays; the canvas widget is closed by _close_live
+
+    return Canvas, LiveManager
+
+
+@functools.cache
+def _live_figure_class():
+    from matplotlib.figure import Figure
+
+    class LiveFigure(Figure):
+        """A figure that shows itself as its canvas widget (the inline backend calls this)."""
+
+        def _ipython_display_(self, **kwargs):
+            from IPython.display import display
+
+            display(self.canvas)
+
+    return LiveFigure
 
 
 @dataclass(frozen=True)
@@ -104,9 +249,10 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
     The function runs once with the default control values when the widget is built, so a
     test run exercises it.  Sliders and text boxes rerun it when released, not continuously
     while dragged (a simulation behind a slider takes a moment).  Figures the function opens
-    are shown inside the widget's output area and then closed.  Tests build the widget with
-    ``show=False``, set a control's ``.value`` and assert on ``widget.result`` (the function's
-    return value).
+    are shown inside the widget's output area and then closed; a live 3D canvas
+    (:func:`figure3d`) stays open, to be turned by the reader, until the next run replaces it.
+    Tests build the widget with ``show=False``, set a control's ``.value`` and assert on
+    ``widget.result`` (the function's return value).
 
     In static mode (``SPATIAL_STATIC=1``, the book build) the widget is built but not shown,
     and the function runs once more with the defaults outside the widget, so its figures go to
@@ -132,12 +278,22 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
 
     static = static_mode() and show
 
+    shown = []  # live 3D canvases (figure3d) of the previous run, closed once replaced
+
     @functools.wraps(fn)  # keeps fn's signature, so its defaults become the initial values
     def run(**kwargs):
-        result = fn(**kwargs)
-        if plt.get_fignums() and not static:
-            plt.show()
-        plt.close("all")
+        global _collected
+        outer, _collected = _collected, []
+        try:
+            result = fn(**kwargs)
+            if plt.get_fignums() and not static:
+                plt.show()
+        finally:
+            plt.close("all")
+            made, _collected = _collected, outer
+        for canvas in shown:
+            _close_live(canvas)
+        shown[:] = made
         return result
 
     widget = ipywidgets.interactive(run, **controls)
