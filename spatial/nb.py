@@ -7,7 +7,9 @@ Rotatable 3D scenes.  :func:`figure3d` makes the figure of a 3D scene (the screw
 notebooks 01–02, the arm of 04, …).  Where a reader can turn it with the mouse it is a live
 ipympl canvas, and only that figure: the 2D plots stay ordinary inline images.  Everywhere else
 it is an ordinary figure that the inline backend saves as a PNG.  The rule is explicit, see
-:func:`figure3d_mode`.
+:func:`figure3d_mode`.  A live figure is kept out of pyplot and shown when the cell or widget
+run that drew it ends, so that widget messages handled in other threads (JupyterLab's kernel
+subshells) never show, close or draw it half finished.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import importlib
 import os
 import re
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -112,26 +115,26 @@ def _ipympl():
     return Canvas, FigureManager
 
 
-# Live canvases made while a widget (:func:`interact`) runs its function, so that the widget
-# can close them when it draws the next ones; None when no widget is collecting.
-_collected: list | None = None
-
-
 def figure3d(**kwargs):
-    """A pyplot figure for a 3D scene, rotatable with the mouse in JupyterLab.
+    """A figure for a 3D scene, rotatable with the mouse in JupyterLab.
 
     Use it in place of ``plt.figure(...)`` and add the 3D axes as usual,
-    ``fig.add_subplot(projection="3d")``; ``plt.show()``, ``plt.tight_layout()`` and
-    ``plt.close()`` work on it as on any figure.  In live mode (:func:`figure3d_mode`) the
-    figure is drawn on an ipympl canvas, a widget that redraws when dragged, and showing the
-    figure displays that widget instead of a PNG; closing it in pyplot (as the inline backend
-    does after showing it) does not close the widget.  In static mode it is exactly
-    ``plt.figure(**kwargs)``.
+    ``fig.add_subplot(projection="3d")``; arrange it with the figure's own methods
+    (``fig.tight_layout()``), not pyplot's current-figure functions.
+
+    In static mode (:func:`figure3d_mode`) it is exactly ``plt.figure(**kwargs)``: pyplot
+    shows it as a PNG like every other figure.  In live mode it is not one of pyplot's
+    figures: once the cell (or the :func:`interact` widget's run) that drew it has finished, it
+    is shown as an ipympl canvas, a widget that redraws when dragged, and only then.  (With
+    JupyterLab's kernel subshells, widget messages are handled in other threads while a cell
+    runs: a figure that pyplot knows could be shown and closed there half drawn, and a canvas
+    shown before its figure is complete could be drawn by two threads at once.)  Displaying
+    the figure (``display(fig)``) shows its canvas at once.
 
     Parameters
     ----------
     **kwargs
-        Passed to ``matplotlib.pyplot.figure`` (``figsize``, ``dpi``, …).
+        Passed to the figure (``figsize``, ``dpi``, …).
 
     Returns
     -------
@@ -141,55 +144,85 @@ def figure3d(**kwargs):
 
     if figure3d_mode() == "static":
         return plt.figure(**kwargs)
-    from matplotlib._pylab_helpers import Gcf
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    Canvas, Manager = _live_classes()
-    fig = plt.figure(FigureClass=_live_figure_class(), **kwargs)
-    inline = fig.canvas.manager
-    # the ipympl canvas becomes fig.canvas, and pyplot keeps its manager in place of the
-    # inline one, whose destroy() would put a blank canvas back on the figure
-    manager = Manager(Canvas(fig), inline.num)
-    fig.canvas.mpl_disconnect(inline._cidgcf)  # a click would make the inline one current
-    manager._cidgcf = inline._cidgcf  # pyplot disconnects it (again, harmlessly) on closing
-    Gcf.set_active(manager)
-    if _collected is not None:
-        _collected.append(fig.canvas)
+    fig = _live_classes()[0](**kwargs)
+    FigureCanvasAgg(fig)  # draws until shown (tight_layout needs a renderer)
+    _show_after_each_cell()
+    _pending().append(fig)
     return fig
+
+
+_live = threading.local()  # .pending: the live figures drawn in this thread, not shown yet
+_LIVE_LOCK = threading.RLock()  # one thread at a time makes, shows or draws a live canvas
+
+
+def _pending() -> list:
+    if not hasattr(_live, "pending"):
+        _live.pending = []
+    return _live.pending
+
+
+@functools.cache
+def _show_after_each_cell() -> None:
+    """Show the live figures a cell drew when it finishes (once per kernel)."""
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    if shell is not None:
+        shell.events.register("post_execute", _show_pending)
+
+
+def _show_pending(start: int = 0) -> list:
+    """Show this thread's live figures drawn since ``start``; return their canvases."""
+    return [_show_live(fig) for fig in _pending()[start:]]  # each leaves the list
+
+
+def _show_live(fig):
+    """Give ``fig`` its ipympl canvas (once) and display it; return the canvas."""
+    from IPython.display import display
+
+    with _LIVE_LOCK:
+        Canvas = _live_classes()[1]
+        if not isinstance(fig.canvas, Canvas):
+            canvas = Canvas(fig)
+            canvas.header_visible = False  # no "Figure n" title: the inline PNGs have none
+            _ipympl()[1](canvas, 0)  # ipympl's figure manager, which the canvas talks to
+        if fig in _pending():
+            _pending().remove(fig)
+        display(fig.canvas)
+    return fig.canvas
 
 
 def _close_live(canvas) -> None:
     """Close a live canvas's widgets: the canvas, its toolbar and their layouts."""
-    toolbar = canvas.toolbar
-    for widget in (toolbar.layout, toolbar, canvas.layout, canvas):
-        widget.close()
+    with _LIVE_LOCK:
+        toolbar = canvas.toolbar
+        for widget in (toolbar.layout, toolbar, canvas.layout, canvas):
+            widget.close()
 
 
 @functools.cache
 def _live_classes():
-    Canvas, FigureManager = _ipympl()
-
-    class LiveManager(FigureManager):
-        """ipympl's manager, except that pyplot closing the figure keeps the widget working."""
-
-        def destroy(self):
-            pass  # the reader's view stays; the canvas widget is closed by _close_live
-
-    return Canvas, LiveManager
-
-
-@functools.cache
-def _live_figure_class():
+    """The figure and canvas classes of live mode (made on first use: they import ipympl)."""
     from matplotlib.figure import Figure
 
+    Canvas, _ = _ipympl()
+
     class LiveFigure(Figure):
-        """A figure that shows itself as its canvas widget (the inline backend calls this)."""
+        """A figure that is displayed as its ipympl canvas."""
 
         def _ipython_display_(self, **kwargs):
-            from IPython.display import display
+            _show_live(self)
 
-            display(self.canvas)
+    class LiveCanvas(Canvas):
+        """ipympl's canvas; the messages of its front end are handled under the lock."""
 
-    return LiveFigure
+        def _handle_message(self, object, content, buffers):
+            with _LIVE_LOCK:
+                super()._handle_message(object, content, buffers)
+
+    return LiveFigure, LiveCanvas
 
 
 @dataclass(frozen=True)
@@ -282,15 +315,14 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
 
     @functools.wraps(fn)  # keeps fn's signature, so its defaults become the initial values
     def run(**kwargs):
-        global _collected
-        outer, _collected = _collected, []
+        start = len(_pending())
         try:
             result = fn(**kwargs)
             if plt.get_fignums() and not static:
                 plt.show()
         finally:
             plt.close("all")
-            made, _collected = _collected, outer
+            made = _show_pending(start)  # in the widget's output area, like plt.show()
         for canvas in shown:
             _close_live(canvas)
         shown[:] = made

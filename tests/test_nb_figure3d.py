@@ -2,14 +2,16 @@
 
 The rule (``figure3d_mode``): live only with ``SPATIAL_3D=live``, without ``SPATIAL_STATIC``,
 inside a Jupyter kernel, with ipympl installed; static otherwise.  The in-process tests fake
-the kernel (``spatial.nb._in_kernel``); the last tests run a real
-kernel, as JupyterLab and nbval do, and read the outputs a front end would receive.
+the kernel (``spatial.nb._in_kernel``) and record what would be displayed; a live figure stays
+out of pyplot until its cell or widget run ends, in the thread that drew it.  The last tests
+run a real kernel, as JupyterLab and nbval do, and read the outputs a front end would receive.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import sys
+import threading
 import types
 
 import matplotlib
@@ -57,7 +59,8 @@ def ipympl():
 def clean_env(monkeypatch):
     for name in ("SPATIAL_3D", "SPATIAL_STATIC"):
         monkeypatch.delenv(name, raising=False)
-    return monkeypatch
+    yield monkeypatch
+    nb._pending().clear()
 
 
 @pytest.mark.parametrize(
@@ -132,21 +135,38 @@ def test_importing_ipympl_keeps_the_backend_and_the_open_figures(ipympl):
     plt.close(other)
 
 
-def test_live_figure_is_an_ipympl_canvas_that_pyplot_can_close(clean_env, kernel, ipympl):
+@pytest.fixture
+def displayed(monkeypatch):
+    """What ``IPython.display.display`` is asked to show, instead of showing it."""
+    import IPython.display
+
+    objs = []
+    monkeypatch.setattr(IPython.display, "display", lambda *o, **kw: objs.extend(o))
+    return objs
+
+
+def test_live_figure_is_drawn_outside_pyplot_and_shown_as_an_ipympl_canvas(
+    clean_env, kernel, ipympl, displayed
+):
     Canvas, _ = ipympl
     clean_env.setenv("SPATIAL_3D", "live")
-    plain = plt.figure()  # a 2D figure next to it stays an ordinary one
+    plain = plt.figure()  # a 2D figure next to it stays pyplot's, as before
     fig = nb.figure3d(figsize=(3.0, 2.0))
     ax = fig.add_subplot(projection="3d")
     ax.plot([0, 1], [0, 1], [0, 1])
-    assert isinstance(fig.canvas, Canvas) and type(plain.canvas) is not Canvas
-    assert plt.gcf() is fig and tuple(fig.get_size_inches()) == (3.0, 2.0)
-    bundle = fig.canvas._repr_mimebundle_()  # what a front end receives when it is shown
-    assert WIDGET in bundle and "image/png" in bundle
+    fig.tight_layout()
+    assert plt.get_fignums() == [plain.number] and plt.gcf() is plain
+    assert tuple(fig.get_size_inches()) == (3.0, 2.0)
+    assert not isinstance(fig.canvas, Canvas) and nb._pending() == [fig]  # not shown yet
+    canvases = nb._show_pending()  # what the end of the cell does
     canvas = fig.canvas
-    plt.close("all")  # as the inline backend does after showing: the reader's view stays
-    assert fig.canvas is canvas and canvas.comm is not None and plt.get_fignums() == []
-    # the reader drags the scene: it turns, and pyplot does not take the figure back
+    assert canvases == displayed == [canvas] and isinstance(canvas, Canvas)
+    assert nb._pending() == [] and not canvas.header_visible
+    bundle = canvas._repr_mimebundle_()  # what a front end receives
+    assert WIDGET in bundle and "image/png" in bundle
+    plt.close("all")  # the inline backend after showing the 2D figure: the scene stays
+    assert fig.canvas is canvas and canvas.comm is not None
+    # the reader drags the scene: it turns
     x, y = ax.bbox.bounds[0] + ax.bbox.width / 2, ax.bbox.bounds[1] + ax.bbox.height / 2
     azim = ax.azim
     MouseEvent("button_press_event", canvas, x, y, button=1)._process()
@@ -157,35 +177,50 @@ def test_live_figure_is_an_ipympl_canvas_that_pyplot_can_close(clean_env, kernel
     assert canvas.comm is None and canvas.toolbar.comm is None
 
 
-def test_showing_a_live_figure_displays_its_canvas(clean_env, kernel, ipympl, monkeypatch):
+def test_displaying_a_live_figure_shows_its_canvas_at_once(clean_env, kernel, ipympl, displayed):
     clean_env.setenv("SPATIAL_3D", "live")
     fig = nb.figure3d()
-    import IPython.display
-
-    shown = []
-    monkeypatch.setattr(IPython.display, "display", lambda *objs, **kw: shown.extend(objs))
-    fig._ipython_display_()  # what IPython calls for display(fig), the inline backend's show
-    assert shown == [fig.canvas]
+    fig._ipython_display_()  # what IPython calls for display(fig)
+    assert displayed == [fig.canvas] and nb._pending() == []
+    fig._ipython_display_()  # a second view of the same canvas, not a second canvas
+    assert displayed == [fig.canvas, fig.canvas]
     nb._close_live(fig.canvas)
 
 
-def test_a_widget_closes_the_live_canvases_of_its_previous_run(clean_env, kernel, ipympl):
+def test_live_figures_wait_in_the_thread_that_drew_them(clean_env, kernel, ipympl):
+    """A widget message handled in another thread (a kernel subshell) never shows them."""
     clean_env.setenv("SPATIAL_3D", "live")
+    mine = nb.figure3d()
+    other = []
+    worker = threading.Thread(target=lambda: other.append((nb.figure3d(), nb._pending()[:])))
+    worker.start()
+    worker.join()
+    fig, pending_there = other[0]
+    assert pending_there == [fig] and nb._pending() == [mine]
+
+
+def test_a_widget_shows_its_live_figures_and_closes_those_of_its_previous_run(
+    clean_env, kernel, ipympl, displayed
+):
+    Canvas, _ = ipympl
+    clean_env.setenv("SPATIAL_3D", "live")
+    cell_figure = nb.figure3d()  # drawn by the cell before the widget: not the widget's
 
     def scene(a=1.0):
         fig = nb.figure3d()
         fig.add_subplot(projection="3d").plot([0, a], [0, 1], [0, 1])
-        return fig.canvas
+        return fig
 
     w = nb.interact(scene, show=False, a=(0.0, 2.0))
-    first = w.result
-    assert first.comm is not None and plt.get_fignums() == []
+    first = w.result.canvas
+    assert isinstance(first, Canvas) and displayed == [first] and first.comm is not None
     with nb.driving(w) as controls:
         controls["a"].value = 1.5
-        second = w.result
-        assert second is not first and second.comm is not None
+        second = w.result.canvas
+        assert isinstance(second, Canvas) and displayed == [first, second]
         assert first.comm is None and first.toolbar.comm is None  # replaced: closed
-    nb._close_live(w.result)
+    assert nb._pending() == [cell_figure] and plt.get_fignums() == []
+    nb._close_live(w.result.canvas)
 
 
 # --- in a real kernel, as JupyterLab (make lab) and nbval (make test-notebooks) run it ---
