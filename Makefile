@@ -19,6 +19,8 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# 3D scenes are rotatable ipympl canvases in JupyterLab (spatial.nb.figure3d_mode)
+lab: export SPATIAL_3D = live
 lab: $(STAMP)
 	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/
 

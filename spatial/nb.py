@@ -1,7 +1,15 @@
 """Helpers shared by the notebooks: set-up, widgets and exercise checks (CONVENTIONS.md).
 
-This module imports matplotlib and (lazily) ipywidgets; ``import spatial`` does not load it
-until ``spatial.nb`` is first used.
+This module imports matplotlib and (lazily) ipywidgets and ipympl; ``import spatial`` does not
+load it until ``spatial.nb`` is first used.
+
+Rotatable 3D scenes.  :func:`figure3d` makes the figure of a 3D scene (the screw axes of
+notebooks 01–02, the arm of 04, …).  Where a reader can turn it with the mouse it is a live
+ipympl canvas, and only that figure: the 2D plots stay ordinary inline images.  Everywhere else
+it is an ordinary figure that the inline backend saves as a PNG.  The rule is explicit, see
+:func:`figure3d_mode`.  A live figure is kept out of pyplot and shown when the cell or widget
+run that drew it ends, so that widget messages handled in other threads (JupyterLab's kernel
+subshells) never show, close or draw it half finished.
 """
 
 from __future__ import annotations
@@ -11,6 +19,8 @@ import functools
 import importlib
 import os
 import re
+import sys
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -25,6 +35,8 @@ __all__ = [
     "fast_mode",
     "strict_mode",
     "static_mode",
+    "figure3d",
+    "figure3d_mode",
 ]
 
 
@@ -45,6 +57,172 @@ def static_mode() -> bool:
 def strict_mode() -> bool:
     """True when ``SPATIAL_NB_STRICT`` is set: exercise checks raise instead of printing."""
     return _flag("SPATIAL_NB_STRICT")
+
+
+def figure3d_mode() -> str:
+    """How :func:`figure3d` draws: ``"live"`` (a rotatable ipympl canvas) or ``"static"``.
+
+    The rule: a 3D figure is live only when all four hold, and static (an ordinary figure that
+    the inline backend shows as a PNG) otherwise:
+
+    1. ``SPATIAL_3D=live`` is set.  ``make lab`` and the browser test (``make test-browser``)
+       set it; nbval (``make test-notebooks``) does not, so the executed notebooks keep their
+       PNGs and figure counts.  (``MPLBACKEND`` cannot tell these apart: every Jupyter kernel
+       sets it to the inline backend when it starts.)  ``SPATIAL_3D=static`` or no value means
+       static;
+    2. ``SPATIAL_STATIC`` is not set (``make book`` sets it: a web page has no kernel);
+    3. the code runs in a Jupyter kernel (a script or pytest has no front end for a widget);
+    4. ipympl is installed (the ``notebooks`` extra installs it).
+
+    Raises
+    ------
+    ValueError
+        If ``SPATIAL_3D`` has a value other than ``live``, ``static`` or empty.
+    """
+    wanted = os.environ.get("SPATIAL_3D", "").strip().lower()
+    if wanted not in ("", "live", "static"):
+        raise ValueError(
+            f"SPATIAL_3D must be 'live' (rotatable 3D figures) or 'static', got {wanted!r}"
+        )
+    if wanted != "live" or static_mode() or not _in_kernel():
+        return "static"
+    return "live" if _ipympl() is not None else "static"
+
+
+def _in_kernel() -> bool:
+    """True inside a Jupyter kernel (an IPython shell with a kernel, not a terminal)."""
+    ipython = sys.modules.get("IPython")  # never imported: not in a kernel
+    shell = ipython.get_ipython() if ipython is not None else None
+    return getattr(shell, "kernel", None) is not None
+
+
+def _ipympl():
+    """ipympl's canvas and figure-manager classes, or None when ipympl is not installed.
+
+    Importing ipympl makes it pyplot's backend (``matplotlib.use``), which would close every
+    open figure and turn every later one into a widget; only the 3D scenes should be widgets,
+    so that call is skipped while ipympl is imported and the inline backend stays.
+    """
+    import matplotlib
+
+    use, matplotlib.use = matplotlib.use, lambda *args, **kwargs: None
+    try:
+        from ipympl.backend_nbagg import Canvas, FigureManager
+    except ImportError:
+        return None
+    finally:
+        matplotlib.use = use
+    return Canvas, FigureManager
+
+
+def figure3d(**kwargs):
+    """A figure for a 3D scene, rotatable with the mouse in JupyterLab.
+
+    Use it in place of ``plt.figure(...)`` and add the 3D axes as usual,
+    ``fig.add_subplot(projection="3d")``; arrange it with the figure's own methods
+    (``fig.tight_layout()``), not pyplot's current-figure functions.
+
+    In static mode (:func:`figure3d_mode`) it is exactly ``plt.figure(**kwargs)``: pyplot
+    shows it as a PNG like every other figure.  In live mode it is not one of pyplot's
+    figures: once the cell (or the :func:`interact` widget's run) that drew it has finished, it
+    is shown as an ipympl canvas, a widget that redraws when dragged, and only then.  (With
+    JupyterLab's kernel subshells, widget messages are handled in other threads while a cell
+    runs: a figure that pyplot knows could be shown and closed there half drawn, and a canvas
+    shown before its figure is complete could be drawn by two threads at once.)  Displaying
+    the figure (``display(fig)``) shows its canvas at once.
+
+    Parameters
+    ----------
+    **kwargs
+        Passed to the figure (``figsize``, ``dpi``, …).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import matplotlib.pyplot as plt
+
+    if figure3d_mode() == "static":
+        return plt.figure(**kwargs)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = _live_classes()[0](**kwargs)
+    FigureCanvasAgg(fig)  # draws until shown (tight_layout needs a renderer)
+    _show_after_each_cell()
+    _pending().append(fig)
+    return fig
+
+
+_live = threading.local()  # .pending: the live figures drawn in this thread, not shown yet
+_LIVE_LOCK = threading.RLock()  # one thread at a time makes, shows or draws a live canvas
+
+
+def _pending() -> list:
+    if not hasattr(_live, "pending"):
+        _live.pending = []
+    return _live.pending
+
+
+@functools.cache
+def _show_after_each_cell() -> None:
+    """Show the live figures a cell drew when it finishes (once per kernel)."""
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    if shell is not None:
+        shell.events.register("post_execute", _show_pending)
+
+
+def _show_pending(start: int = 0) -> list:
+    """Show this thread's live figures drawn since ``start``; return their canvases."""
+    return [_show_live(fig) for fig in _pending()[start:]]  # each leaves the list
+
+
+def _show_live(fig):
+    """Give ``fig`` its ipympl canvas (once) and display it; return the canvas."""
+    from IPython.display import display
+
+    with _LIVE_LOCK:
+        Canvas = _live_classes()[1]
+        if not isinstance(fig.canvas, Canvas):
+            canvas = Canvas(fig)
+            canvas.header_visible = False  # no "Figure n" title: the inline PNGs have none
+            _ipympl()[1](canvas, 0)  # ipympl's figure manager, which the canvas talks to
+        if fig in _pending():
+            _pending().remove(fig)
+        display(fig.canvas)
+    return fig.canvas
+
+
+def _close_live(canvas) -> None:
+    """Close a live canvas's widgets: the canvas, its toolbar and their layouts."""
+    with _LIVE_LOCK:
+        toolbar = canvas.toolbar
+        for widget in (toolbar.layout, toolbar, canvas.layout, canvas):
+            widget.close()
+
+
+@functools.cache
+def _live_classes():
+    """The figure and canvas classes of live mode (made on first use: they import ipympl)."""
+    from matplotlib.figure import Figure
+
+    Canvas, _ = _ipympl()
+
+    class LiveFigure(Figure):
+        """A figure that is displayed as its ipympl canvas."""
+
+        def _ipython_display_(self, **kwargs):
+            _show_live(self)
+
+    class LiveCanvas(Canvas):
+        """ipympl's canvas; the messages of its front end are handled under the lock."""
+
+        def _handle_message(self, object, content, buffers):
+            with _LIVE_LOCK:
+                super()._handle_message(object, content, buffers)
+
+    return LiveFigure, LiveCanvas
 
 
 @dataclass(frozen=True)
@@ -104,9 +282,10 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
     The function runs once with the default control values when the widget is built, so a
     test run exercises it.  Sliders and text boxes rerun it when released, not continuously
     while dragged (a simulation behind a slider takes a moment).  Figures the function opens
-    are shown inside the widget's output area and then closed.  Tests build the widget with
-    ``show=False``, set a control's ``.value`` and assert on ``widget.result`` (the function's
-    return value).
+    are shown inside the widget's output area and then closed; a live 3D canvas
+    (:func:`figure3d`) stays open, to be turned by the reader, until the next run replaces it.
+    Tests build the widget with ``show=False``, set a control's ``.value`` and assert on
+    ``widget.result`` (the function's return value).
 
     In static mode (``SPATIAL_STATIC=1``, the book build) the widget is built but not shown,
     and the function runs once more with the defaults outside the widget, so its figures go to
@@ -132,12 +311,21 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
 
     static = static_mode() and show
 
+    shown = []  # live 3D canvases (figure3d) of the previous run, closed once replaced
+
     @functools.wraps(fn)  # keeps fn's signature, so its defaults become the initial values
     def run(**kwargs):
-        result = fn(**kwargs)
-        if plt.get_fignums() and not static:
-            plt.show()
-        plt.close("all")
+        start = len(_pending())
+        try:
+            result = fn(**kwargs)
+            if plt.get_fignums() and not static:
+                plt.show()
+        finally:
+            plt.close("all")
+            made = _show_pending(start)  # in the widget's output area, like plt.show()
+        for canvas in shown:
+            _close_live(canvas)
+        shown[:] = made
         return result
 
     widget = ipywidgets.interactive(run, **controls)

@@ -12,8 +12,10 @@ what a student does:
    run all their cells from the Run menu;
 3. checks that every code cell ran without an error output, that each ``nb.interact`` widget
    renders as controls (a slider, not the text fallback ``interactive(children=...)``), that
-   dragging the first slider of the first widget changes the figure under it, and that the
-   browser console logged no errors;
+   dragging the first slider of the first widget changes the figure under it, that the 3D
+   scenes (``spatial.nb.figure3d``, in ``SCENES_3D``) are live ipympl canvases, not PNGs, and
+   turn when dragged with the mouse (the server sets ``SPATIAL_3D=live``, as ``make lab``
+   does), and that the browser console logged no errors;
 4. stops the server it started, by its process id, whatever happened;
 5. if the static book has been built (``make book`` writes ``build/book``), opens each chapter
    page from disk and checks that it shows figures.
@@ -45,6 +47,7 @@ from selenium.webdriver.common.by import By
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ["01-spatial-vectors.ipynb", "05-inverse-dynamics-rnea.ipynb", "06-crba-sparsity.ipynb"]
+SCENES_3D = {"01-spatial-vectors.ipynb"}  # opened notebooks with a 3D scene to drag
 RUN_TIMEOUT = 240  # s for one notebook to run all its cells in fast mode
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
@@ -68,7 +71,28 @@ FIGURE_JS = """
 const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
 const box = panel && panel.querySelectorAll('.widget-interact')[arguments[0]];
 const img = box && box.querySelector('img');
-return img ? img.src : null;
+if (img) return img.src;
+// a 3D scene is a live ipympl canvas (spatial.nb.figure3d): its pixels, once drawn
+const canvas = box && box.querySelector('.jupyter-matplotlib-canvas-div canvas');
+if (!canvas || !canvas.width) return null;
+const blank = document.createElement('canvas');
+[blank.width, blank.height] = [canvas.width, canvas.height];
+const url = canvas.toDataURL();
+return url === blank.toDataURL() ? null : url;
+"""
+# JavaScript: the live 3D canvases (ipympl, from spatial.nb.figure3d) of the open notebook,
+# whether each has drawn pixels, and those pixels.
+SCENES_JS = """
+const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+if (!panel) return null;
+return Array.from(panel.querySelectorAll('.jupyter-matplotlib-figure')).map(fig => {
+  const canvas = fig.querySelector('.jupyter-matplotlib-canvas-div canvas');
+  if (!canvas || !canvas.width) return {drawn: false, pixels: null};
+  const blank = document.createElement('canvas');
+  [blank.width, blank.height] = [canvas.width, canvas.height];
+  const url = canvas.toDataURL();
+  return {drawn: url !== blank.toDataURL(), pixels: url};
+});
 """
 
 
@@ -91,6 +115,7 @@ def start_lab(settings: Path) -> tuple[subprocess.Popen, str]:
     tracker.mkdir(parents=True)
     (tracker / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
     env = dict(os.environ, SPATIAL_NB_FAST="1", SPATIAL_NB_STRICT="1")
+    env["SPATIAL_3D"] = "live"  # 3D scenes as rotatable ipympl canvases, as in `make lab`
     env.pop("MPLBACKEND", None)  # the kernel's own inline backend, as a student has it
     command = [
         str(Path(sys.executable).parent / "jupyter"),
@@ -225,6 +250,32 @@ def check_notebook(driver: webdriver.Chrome, url: str, name: str) -> list[str]:
     ]
 
 
+def check_rotatable_3d(driver: webdriver.Chrome, name: str) -> list[str]:
+    """The open notebook's 3D scenes are live ipympl canvases that turn when dragged.
+
+    Run after :func:`check_notebook` on a notebook with a 3D scene (``spatial.nb.figure3d``);
+    fails if the scenes came as static PNGs (the fallback of nbval and the book) or if
+    dragging the first one with the mouse does not redraw it.
+    """
+    scenes = _wait(
+        lambda: (s := driver.execute_script(SCENES_JS)) and all(x["drawn"] for x in s) and s,
+        30,
+        f"{name}: its 3D scenes to render as live ipympl canvases (found none drawn)",
+    )
+    panel = driver.find_element(By.CSS_SELECTOR, ".jp-NotebookPanel:not(.lm-mod-hidden)")
+    area = panel.find_element(By.CSS_SELECTOR, ".jupyter-matplotlib-canvas-div")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", area)
+    before = scenes[0]["pixels"]
+    drag = ActionChains(driver).move_to_element(area).click_and_hold()
+    drag.move_by_offset(80, 30).pause(0.5).release().perform()
+    _wait(
+        lambda: driver.execute_script(SCENES_JS)[0]["pixels"] != before,
+        30,
+        f"{name}: the 3D scene to turn when dragged",
+    )
+    return [f"{len(scenes)} 3D scenes rendered as live canvases", "dragging one turned it"]
+
+
 def check_book(driver: webdriver.Chrome) -> list[str]:
     """Chapter pages of the built book without a figure (empty when each has some)."""
     missing = []
@@ -258,6 +309,8 @@ def main(names: list[str]) -> int:
             for name in names:
                 try:
                     seen = check_notebook(driver, url, name)
+                    if name in SCENES_3D:
+                        seen += check_rotatable_3d(driver, name)
                     logged = console_errors(driver)
                     if logged:
                         raise BrowserTestError(f"{name}: console errors {logged[:3]}")
