@@ -169,6 +169,21 @@ def test_image_outputs_counts_every_image_of_every_cell(tmp_path):
     assert book_pages.image_outputs(_executed_with_images(tmp_path / "a.ipynb", [2, 0, 1])) == 3
 
 
+def test_cells_that_show_a_figure_must_hold_one(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    png = nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo="})
+    nb.cells = [
+        nbformat.v4.new_code_cell("plt.plot(x)\nplt.show()", outputs=[png]),  # 0: has it
+        nbformat.v4.new_code_cell("plt.plot(x)\nplt.show()"),  # 1: lost
+        nbformat.v4.new_code_cell("w = sp.nb.interact(f, a=(0, 1))"),  # 2: lost widget figure
+        nbformat.v4.new_code_cell("w = sp.nb.interact(f, show=False, a=(0, 1))"),  # 3: a test
+        nbformat.v4.new_code_cell("print(1)"),  # 4: draws nothing
+        nbformat.v4.new_markdown_cell("`plt.show()` in prose"),  # 5: not code
+    ]
+    nbformat.write(nb, tmp_path / "a.ipynb")
+    assert book_pages.cells_missing_their_figure(tmp_path / "a.ipynb") == [1, 2]
+
+
 def test_expected_figures_pairs_each_chapter_page_with_its_executed_notebook(tmp_path):
     book, executed = tmp_path / "book", tmp_path / "executed"
     book.mkdir()
@@ -207,10 +222,13 @@ CLEAN = {
         (3, {"raw": ["shift: $$^AX_B ="]}, "typeset", [], "raw TeX delimiters left"),
         (3, {"external": ["https://cdn/x.js"]}, "typeset", [], "loads from the internet"),
         (3, {}, "typeset", ["x.js 1:2 Uncaught TypeError"], "console errors (x.js"),
+        (3, {"unshown": [7]}, "typeset", [], "cells [7] draw a figure but their executed output"),
     ],
 )
 def test_page_problems_names_each_failure(expected, change, mathjax, console, message):
-    problems = book_pages.page_problems(expected, {**CLEAN, **change}, mathjax, console)
+    unshown = change.get("unshown", [])
+    seen = {**CLEAN, **{k: v for k, v in change.items() if k != "unshown"}}
+    problems = book_pages.page_problems(expected, seen, mathjax, console, unshown)
     assert len(problems) == 1 and message in problems[0], problems
 
 

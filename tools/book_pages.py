@@ -6,7 +6,8 @@
 
 1. the page shows every figure its executed notebook drew: the images loaded in the page's cell
    outputs are at least the image outputs of ``build/executed/<chapter>.ipynb`` (and a chapter
-   draws at least one), and no image is broken;
+   draws at least one), and no image is broken; and in the executed notebook every cell whose
+   code shows a figure (``plt.show()``, a displayed ``nb.interact``) holds one;
 2. its equations rendered: MathJax (served from the book's own ``_static``, no network) has
    typeset every math element into its output (``mjx-container``), none is a TeX error
    (``mjx-merror``), and no raw ``$$``, ``\\(`` or ``\\[`` is left in the prose;
@@ -19,6 +20,7 @@ The counting and judging are plain functions (tested in ``tests/test_book_pages.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 #: What the page shows, measured in the page once MathJax has finished.
@@ -65,15 +67,39 @@ const start = Date.now();
 """
 
 
-def image_outputs(notebook: Path) -> int:
-    """Image outputs (``image/*`` data of display and result outputs) of an executed notebook."""
-    cells = json.loads(notebook.read_text())["cells"]
+#: A code cell that shows a figure: ``plt.show()`` or a widget that is displayed (tests build
+#: theirs with ``show=False``), which in the book is drawn as its opening figure.
+SHOWS_A_FIGURE = re.compile(r"plt\.show\(|\bnb\.interact\(")
+
+
+def _images(cell: dict) -> int:
     return sum(
         1
-        for cell in cells
         for output in cell.get("outputs", ())
         if any(mime.startswith("image/") for mime in output.get("data", {}))
     )
+
+
+def image_outputs(notebook: Path) -> int:
+    """Image outputs (``image/*`` data of display and result outputs) of an executed notebook."""
+    return sum(_images(cell) for cell in json.loads(notebook.read_text())["cells"])
+
+
+def cells_missing_their_figure(notebook: Path) -> list[int]:
+    """Code cells of an executed notebook that show a figure in their code but hold no image.
+
+    The page is compared with its executed notebook; this compares the executed notebook with
+    its code, so a figure lost in execution (say, a widget's static figure) is not missed.
+    """
+    cells = json.loads(notebook.read_text())["cells"]
+    return [
+        index
+        for index, cell in enumerate(cells)
+        if cell["cell_type"] == "code"
+        and SHOWS_A_FIGURE.search("".join(cell["source"]))
+        and "show=False" not in "".join(cell["source"])
+        and _images(cell) == 0
+    ]
 
 
 def expected_figures(book: Path, executed: Path) -> dict[str, int]:
@@ -94,7 +120,9 @@ def expected_figures(book: Path, executed: Path) -> dict[str, int]:
     return {p.name: image_outputs(executed / f"{p.stem}.ipynb") for p in pages}
 
 
-def page_problems(expected: int, seen: dict, mathjax: str, console: list[str]) -> list[str]:
+def page_problems(
+    expected: int, seen: dict, mathjax: str, console: list[str], unshown: list[int] = ()
+) -> list[str]:
     """What is wrong with one page, from what it should show and what the browser saw.
 
     Parameters
@@ -107,10 +135,15 @@ def page_problems(expected: int, seen: dict, mathjax: str, console: list[str]) -
         :data:`MATHJAX_DONE_JS`'s result: ``"typeset"``, ``"no equations"`` or why not.
     console : list of str
         Errors the browser console logged while the page loaded.
+    unshown : list of int
+        Cells of the executed notebook that show a figure in their code but hold none
+        (:func:`cells_missing_their_figure`).
     """
     problems = []
     if expected == 0:
         problems.append("its executed notebook has no figure")
+    if unshown:
+        problems.append(f"cells {list(unshown)} draw a figure but their executed output has none")
     if seen["images"] < expected:
         problems.append(f"{seen['images']} figures shown, its notebook drew {expected}")
     if seen["broken"]:
@@ -141,7 +174,8 @@ def check_pages(driver, book: Path, executed: Path) -> tuple[list[str], list[str
         mathjax = driver.execute_async_script(MATHJAX_DONE_JS)
         seen = driver.execute_script(PAGE_JS)
         console = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
-        problems = page_problems(figures, seen, mathjax, console)
+        unshown = cells_missing_their_figure(executed / f"{Path(name).stem}.ipynb")
+        problems = page_problems(figures, seen, mathjax, console, unshown)
         line = (
             f"{name}: {seen['images']}/{figures} figures, "
             f"{seen['typeset']}/{seen['math']} equations typeset"
