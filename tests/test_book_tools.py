@@ -77,6 +77,20 @@ def test_stale_executed_notebooks_are_removed(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["01-a.ipynb", "notation.md"]
 
 
+def test_longest_notebooks_start_first(tmp_path):
+    sources = [_notebook(tmp_path / f"{k:02d}-n.ipynb", "1") for k in (1, 2, 3)]
+    target = tmp_path / "out"
+    target.mkdir()
+    order = execute_notebooks.schedule(sources, target)
+    assert [p.name for p in order] == ["03-n.ipynb", "02-n.ipynb", "01-n.ipynb"]  # fresh clone
+    for name, seconds in (("01-n.ipynb", 50.0), ("02-n.ipynb", 5.0)):
+        nb = nbformat.v4.new_notebook()
+        nb.metadata["spatial"] = {"execution": {"seconds": seconds}}
+        nbformat.write(nb, target / name)
+    order = execute_notebooks.schedule(sources, target)
+    assert [p.name for p in order] == ["01-n.ipynb", "02-n.ipynb", "03-n.ipynb"]
+
+
 def test_matplotlib_animation_loses_only_its_internet_stylesheet():
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")
