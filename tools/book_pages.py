@@ -5,15 +5,16 @@
 ``build/book/index.html``, and checks that
 
 1. the page shows every figure its executed notebook drew: the images loaded in the page's cell
-   outputs are at least the image outputs of ``build/executed/<chapter>.ipynb`` (and a chapter
-   draws at least one), and no image is broken; and in the executed notebook every cell whose
-   code shows a figure (``plt.show()``, a displayed ``nb.interact``) holds one;
+   outputs (not counting an animation's frame inside an HTML output) are at least the image
+   outputs of ``build/executed/<chapter>.ipynb`` (and a chapter draws at least one), and no
+   image is broken; and in the executed notebook every cell whose code shows a figure
+   (``plt.show()``, a displayed ``nb.interact``) holds one;
 2. its equations rendered: MathJax (served from the book's own ``_static``, no network) has
    typeset every math element into its output (``mjx-container``), none is a TeX error
    (``mjx-merror``), and no raw ``$$``, ``\\(`` or ``\\[`` is left in the prose;
 3. the browser console logged no error while the page loaded.
 
-The counting and judging are plain functions (tested in ``tests/test_book_pages.py``); only
+The counting and judging are plain functions (tested in ``tests/test_book_tools.py``); only
 :func:`check_pages` needs the browser, a Selenium driver that ``tools/browser_test.py`` passes.
 """
 
@@ -27,6 +28,7 @@ from pathlib import Path
 PAGE_JS = """
 const article = document.querySelector('article') || document.body;
 const images = Array.from(article.querySelectorAll('.cell_output img'));
+const figures = images.filter(i => !i.closest('.text_html'));  // not an animation's frame
 const skip = 'pre, code, script, style, mjx-container, .cell_output, .cell_input, .highlight';
 const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
 const raw = [];
@@ -36,7 +38,7 @@ for (let node = walker.nextNode(); node; node = walker.nextNode()) {
   if (m) raw.push(node.textContent.trim().slice(0, 80));
 }
 return {
-  images: images.filter(i => i.complete && i.naturalWidth > 0).length,
+  images: figures.filter(i => i.complete && i.naturalWidth > 0).length,
   broken: images.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src.slice(-40)),
   math: article.querySelectorAll('.math').length,
   typeset: article.querySelectorAll('.math mjx-container').length,
