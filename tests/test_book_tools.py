@@ -147,9 +147,16 @@ def test_executed_notebook_has_its_figure_and_static_environment(executed):
 
 def test_an_error_outside_an_exercise_stub_fails_naming_the_notebook(tmp_path):
     good = _notebook(tmp_path / "01-good.ipynb", "1 + 1")
-    bad = _notebook(tmp_path / "02-bad.ipynb", "1 / 0")
+    bad = _notebook(
+        tmp_path / "02-bad.ipynb",
+        "raise ValueError('stub')",
+        "1",
+        "1 / 0",
+        tags={0: ["raises-exception"]},
+    )
     target = tmp_path / "out"
-    with pytest.raises(execute_notebooks.ExecutionError, match="02-bad.ipynb: .*ZeroDivision"):
+    message = "02-bad.ipynb, cell 2: ZeroDivisionError: division by zero"
+    with pytest.raises(execute_notebooks.ExecutionError, match=message):
         execute_notebooks.execute_all([good, bad], target, jobs=2, timeout=120)
     assert (target / "01-good.ipynb").exists() and not (target / "02-bad.ipynb").exists()
 

@@ -87,6 +87,10 @@ def copy_book_sources(source: Path, target: Path) -> list[Path]:
 EXTERNAL_STYLESHEET = re.compile(r"<link\b[^>]*\bhref=[\"']https?://[^>]*>\n?", re.IGNORECASE)
 
 
+#: Terminal colour codes in a traceback.
+ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+
+
 def drop_external_stylesheets(nb) -> int:
     """Remove stylesheets loaded from the internet from the HTML outputs; return how many.
 
@@ -130,8 +134,17 @@ def execute_one(notebook: Path, target: Path, fast: bool, timeout: int) -> tuple
         # cell prints to stderr is an output and goes into the notebook as usual
         client.execute(env=kernel_environment(dict(os.environ), fast), stderr=subprocess.DEVNULL)
     except CellExecutionError as error:
-        summary = str(error).strip().splitlines()
-        raise ExecutionError(f"{notebook.name}: {summary[-1] if summary else error}") from None
+        summary = ANSI_COLOUR.sub("", str(error)).strip().splitlines()
+        cells = [
+            index
+            for index, cell in enumerate(nb.cells)
+            if any(out.get("output_type") == "error" for out in cell.get("outputs", ()))
+            and "raises-exception" not in cell.get("metadata", {}).get("tags", ())
+        ]
+        where = f", cell {cells[-1]}" if cells else ""
+        raise ExecutionError(
+            f"{notebook.name}{where}: {summary[-1] if summary else error}"
+        ) from None
     seconds = time.perf_counter() - start
     drop_external_stylesheets(nb)
     # no widget is shown in static mode: a stored widget state would only make the page load
@@ -162,9 +175,14 @@ def execute_all(
         for future in as_completed(futures):
             try:
                 name, took = future.result()
-            except ExecutionError as error:
-                failed.append(str(error))
-                print(f"FAIL {error}", flush=True)
+            except Exception as error:  # a cell's error, a timeout, a kernel that died
+                message = (
+                    str(error)
+                    if isinstance(error, ExecutionError)
+                    else (f"{futures[future].name}: {type(error).__name__}: {error}")
+                )
+                failed.append(message)
+                print(f"FAIL {message}", flush=True)
                 continue
             seconds[name] = took
             print(f"ok   {name} ({took:.0f} s)", flush=True)
