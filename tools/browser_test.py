@@ -17,8 +17,10 @@ what a student does:
    turn when dragged with the mouse (the server sets ``SPATIAL_3D=live``, as ``make lab``
    does), and that the browser console logged no errors;
 4. stops the server it started, by its process id, whatever happened;
-5. if the static book has been built (``make book`` writes ``build/book``), opens each chapter
-   page from disk and checks that it shows figures.
+5. if the static book has been built (``make book`` writes ``build/book``; ``.ci/run`` builds
+   it), opens every chapter page from disk and checks that it shows each figure its executed
+   notebook drew, that MathJax typeset its equations offline and that the console stayed clean
+   (``tools/book_pages.py``).
 
 Usage: ``python tools/browser_test.py [NOTEBOOK ...]`` (names in ``notebooks/``; default: three
 notebooks with slider widgets).  Exits non-zero and says what failed; prints what it checked.
@@ -276,19 +278,15 @@ def check_rotatable_3d(driver: webdriver.Chrome, name: str) -> list[str]:
     return [f"{len(scenes)} 3D scenes rendered as live canvases", "dragging one turned it"]
 
 
-def check_book(driver: webdriver.Chrome) -> list[str]:
-    """Chapter pages of the built book without a figure (empty when each has some)."""
-    missing = []
-    for page in sorted((ROOT / "build" / "book").glob("[0-9][0-9]-*.html")):
-        driver.get(page.as_uri())
-        images = driver.execute_script(
-            "return Array.from(document.querySelectorAll('article img'))"
-            ".filter(i => i.complete && i.naturalWidth > 0).length;"
-        )
-        print(f"     book page {page.name}: {images} figures")
-        if images == 0:
-            missing.append(page.name)
-    return missing
+def check_book(driver: webdriver.Chrome) -> tuple[list[str], list[str]]:
+    """Every chapter page of the built book: its figures, equations and console (book_pages)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import book_pages
+
+    try:
+        return book_pages.check_pages(driver, ROOT / "build" / "book", ROOT / "build" / "executed")
+    except (FileNotFoundError, WebDriverException) as error:
+        return [], [str(error).splitlines()[0]]
 
 
 def console_errors(driver: webdriver.Chrome) -> list[str]:
@@ -320,12 +318,19 @@ def main(names: list[str]) -> int:
                     print(f"FAIL {name}: {str(error).splitlines()[0]}")
             if (ROOT / "build" / "book" / "index.html").exists():
                 names = names + ["the static book"]
-                missing = check_book(driver)
-                if missing:
+                pages, problems = check_book(driver)
+                if problems:
                     failures.append("the static book")
-                    print(f"FAIL the static book: pages without figures: {missing}")
+                    print(f"FAIL the static book: {len(problems)} pages fail: {problems}")
                 else:
-                    print("ok   the static book: every chapter page shows figures")
+                    print(
+                        f"ok   the static book: all {len(pages)} chapter pages show their"
+                        " notebooks' figures and typeset equations, no console errors"
+                    )
+            elif os.environ.get("CI"):  # CI builds the book first: a missing one is a failure
+                names = names + ["the static book"]
+                failures.append("the static book")
+                print("FAIL the static book: not built (.ci/run runs `make book` before this)")
             else:
                 print("skip the static book: not built (make book writes build/book)")
         finally:
