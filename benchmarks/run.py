@@ -13,9 +13,6 @@ When Pinocchio is installed (``pip install ".[bench]"``), the same systems are r
 batched (``abaInParallel`` over the 1,000 states with 1 and 2 threads), measured in the same run
 so that the ratios compare like with like; the ratios themselves come from calls of the two
 libraries in turn (the best of each), so that both meet the same load.
-The package itself cuts batches of more than 256 states into slices on ``SPATIAL_THREADS``
-threads (default: the machine's cores), so on this 2-core machine its batched figures compare
-with Pinocchio's 2-thread ones; ``SPATIAL_THREADS=1`` gives the one-thread figures.
 
 It also times ``import spatial`` in fresh processes (best of 5) beside ``import numpy`` alone, with
 Python's bytecode cache written first as a user's installation has it (where the environment sets

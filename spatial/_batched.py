@@ -9,10 +9,6 @@ kernel accepts any leading batch dimensions and trusts its arguments.
 
 from __future__ import annotations
 
-import math
-import os
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
 # ------------------------------------------------------------------------ cross operators
@@ -138,57 +134,3 @@ def transform_inertia(X: np.ndarray, I: np.ndarray) -> np.ndarray:
     """``X* I X⁻¹`` (..., 6, 6) (eq. 2.66), with ``X* = X⁻ᵀ``."""
     Xi = xinv(X)
     return T(Xi) @ I @ Xi
-
-
-# ----------------------------------------------------------------------- batches on threads
-# NumPy releases the interpreter lock inside its loops, so slices of one large batch can go
-# through the same kernel in parallel threads.  Slices of a few hundred states also keep each
-# pass's temporaries in the processor's cache, which pays even on one thread.
-
-#: most states in one slice of a large batch
-CHUNK = 256
-
-_POOL: dict[int, ThreadPoolExecutor] = {}
-
-
-def thread_count() -> int:
-    """Threads for large batches: ``SPATIAL_THREADS`` if set, else the machine's cores (≤ 8)."""
-    setting = os.environ.get("SPATIAL_THREADS", "")
-    if setting:
-        if not setting.isdigit() or int(setting) < 1:
-            raise ValueError(f"SPATIAL_THREADS must be a positive integer, got {setting!r}")
-        return int(setting)
-    return min(os.cpu_count() or 1, 8)
-
-
-def over_threads(kernel, batch: tuple, *inputs):
-    """``kernel(*arrays)`` for a batch of states, in slices of at most :data:`CHUNK` states.
-
-    ``inputs`` are ``(array, core_ndim)`` pairs (``None`` arrays pass through); each array's
-    batch shape broadcasts to ``batch``.  The batch is flattened and cut into equal slices,
-    ``kernel`` runs on each (the same code as for the whole batch), on up to
-    :func:`thread_count` threads, and the results (arrays with the flat batch axis first) are
-    joined and given the batch shape back.  A batch of up to ``CHUNK`` states runs as it is.
-    """
-    n = math.prod(batch)
-    pieces = -(-n // CHUNK)
-    if pieces < 2:
-        return kernel(*(a for a, _ in inputs))
-    flat = []
-    for a, core in inputs:
-        if a is not None:
-            core_shape = a.shape[a.ndim - core :]
-            a = np.broadcast_to(a, batch + core_shape).reshape((n,) + core_shape)
-        flat.append(a)
-    bounds = np.linspace(0, n, pieces + 1).astype(int)
-    slices = [slice(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
-    workers = min(thread_count(), pieces)
-    if workers == 1:
-        parts = [kernel(*(None if a is None else a[s] for a in flat)) for s in slices]
-    else:
-        pool = _POOL.get(workers) or _POOL.setdefault(workers, ThreadPoolExecutor(workers))
-        parts = list(
-            pool.map(lambda s: kernel(*(None if a is None else a[s] for a in flat)), slices)
-        )
-    out = np.concatenate(parts)
-    return out.reshape(batch + out.shape[1:])

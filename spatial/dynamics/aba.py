@@ -36,15 +36,12 @@ with row 0 (the base) zero; leading batch dimensions broadcast and go through th
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 
 from .._batched import T as _T
 from .._batched import (  # unvalidated kernels
     apply_force,
     crm_matrix,
-    over_threads,
     xinv,
 )
 from ..inertia import inertia_inverse
@@ -350,9 +347,7 @@ def aba(model: Model, q, qd, tau, f_ext=None, assembly: str = "standard") -> np.
     if assembly != "standard":
         Xup, S, v, c, IA, pA = _pass1(model, q, qd, f_ext)
         return _VARIANTS[assembly](model, q, Xup, S, c, IA, pA, tau, batch)
-    qdd = over_threads(
-        partial(_aba, model), batch, (q, 1), (qd, 1), (tau, 1), (f_ext, 2)
-    )  # a large batch in slices on parallel threads, each through the three passes
+    qdd = _aba(model, q, qd, tau, f_ext)
     if not np.isfinite(qdd).all():
         raise ValueError(
             "aba: a joint's articulated inertia D_i = S_iᵀ I^A_i S_i is singular: the subtree "

@@ -17,12 +17,10 @@ The joint transforms ``^iX_λ(i)`` and subspaces ``S_i`` come from the forward k
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 
 from .._batched import T as _T
-from .._batched import force_cross_bar, over_threads, xinv  # unvalidated kernels: X_J is a joint's
+from .._batched import force_cross_bar, xinv  # unvalidated kernels: X_J is a joint's
 from .._batched import mTv as _mTv
 from .._batched import mv as _mv
 from ..joints import Joint, Reversed
@@ -60,7 +58,7 @@ def crba(model: Model, q) -> np.ndarray:
         If ``q`` has the wrong shape, is not finite or not a valid configuration.
     """
     q, _, _, _ = model.check_state(q)
-    return over_threads(partial(_crba, model), q.shape[:-1], (q, 1))  # large batches in slices
+    return _crba(model, q)
 
 
 def _crba(model: Model, q: np.ndarray) -> np.ndarray:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._batched import apply_force, crm_matrix, over_threads  # unvalidated kernels
+from .._batched import apply_force, crm_matrix  # unvalidated kernels: X0 is built here
 from .._batched import mTv as _mTv
 from .._batched import mv as _mv
 from .._validate import as_array
@@ -124,11 +124,7 @@ def rnea(model: Model, q, qd, qdd, f_ext=None) -> np.ndarray:
     9.81...
     """
     q, qd, qdd, _ = model.check_state(q, qd, qdd)
-    f_ext = _check_f_ext(model, f_ext)
-    batch = _batch_shape(q=(q, 1), qd=(qd, 1), qdd=(qdd, 1), f_ext=(f_ext, 2))
-    return over_threads(
-        lambda *state: _rnea(model, *state)[0], batch, (q, 1), (qd, 1), (qdd, 1), (f_ext, 2)
-    )  # a large batch in slices, on parallel threads
+    return _rnea(model, q, qd, qdd, _check_f_ext(model, f_ext))[0]
 
 
 def bias_force(model: Model, q, qd, f_ext=None) -> np.ndarray:
