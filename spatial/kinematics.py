@@ -126,7 +126,7 @@ def _joint_motions(model: Model, q: np.ndarray, qd: np.ndarray, batch: tuple):
         S[i], v_J[..., i - 1, :], c_J[i] = _joint_motion(
             model, i, q[..., model.q_index[i]], qd[..., model.v_index[i]]
         )
-    v_J = np.moveaxis(v_J, -2, 0) if batch else v_J
+    v_J = np.ascontiguousarray(np.moveaxis(v_J, -2, 0)) if batch else v_J  # bodies first
     return S, v_J, c_J
 
 
