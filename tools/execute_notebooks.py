@@ -30,13 +30,13 @@ Usage: ``python tools/execute_notebooks.py [--jobs N] [--fast] [--timeout S] SOU
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import re
 import shutil
 import subprocess
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 #: Files of the source folder that belong to the tests, not to the book.
@@ -170,22 +170,28 @@ def execute_all(
     target.mkdir(parents=True, exist_ok=True)
     seconds, failed = {}, []
     order = schedule(notebooks, target)
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(execute_one, p, target, fast, timeout): p for p in order}
-        for future in as_completed(futures):
+    # one fresh worker process per notebook, and the pool terminated (not joined) at the end: a
+    # worker whose kernel client left a ZeroMQ socket open can otherwise hang at its exit,
+    # after its notebook is written (seen once in CI, with every notebook done)
+    pool = multiprocessing.get_context("spawn").Pool(jobs, maxtasksperchild=1)
+    try:
+        pending = [(p, pool.apply_async(execute_one, (p, target, fast, timeout))) for p in order]
+        for notebook, result in pending:
             try:
-                name, took = future.result()
+                name, took = result.get()
             except Exception as error:  # a cell's error, a timeout, a kernel that died
                 message = (
                     str(error)
                     if isinstance(error, ExecutionError)
-                    else (f"{futures[future].name}: {type(error).__name__}: {error}")
+                    else (f"{notebook.name}: {type(error).__name__}: {error}")
                 )
                 failed.append(message)
                 print(f"FAIL {message}", flush=True)
                 continue
             seconds[name] = took
             print(f"ok   {name} ({took:.0f} s)", flush=True)
+    finally:
+        pool.terminate()
     if failed:
         raise ExecutionError("; ".join(failed))
     return seconds
