@@ -35,7 +35,7 @@ from fractions import Fraction
 import numpy as np
 
 from .builders import gu_chain
-from .dynamics.aba import _pass1, _pass2, _pass3
+from .dynamics.aba import _aba, _pass1, _pass2, _pass3
 from .dynamics.crba import _crba
 from .dynamics.rnea import _rnea
 from .dynamics.sparse import _check_lam, operation_counts
@@ -428,13 +428,6 @@ _BOOK_LINES = {
 _DENSE = ("RNEA", "CRBA", "ABA")
 
 
-def _aba_passes(model: Model, q, qd, tau):
-    """The three passes of :func:`spatial.aba` (standard assembly, no external forces)."""
-    Xup, S, v, c, IA, pA = _pass1(model, q, qd, None)
-    U, D, u = _pass2(model, Xup, S, c, IA, pA, tau)
-    return _pass3(model, Xup, S, c, U, D, u, q.shape[:-1], q.dtype)
-
-
 def _symmetric_symbols(name: str) -> np.ndarray:
     I = symbol_array(name, (6, 6))
     return np.where(np.tri(6, dtype=bool), I, I.T)
@@ -450,7 +443,7 @@ def _run_on_symbols(algorithm: str, n: int):
         return count_lines(_rnea, model, q, qd, qdd, None)[1]
     if algorithm == "CRBA":
         return count_lines(_crba, model, q, charge=[_crba, _forward_pass])[1]
-    return count_lines(_aba_passes, model, q, qd, qdd, charge=[_pass1, _pass2, _pass3])[1]
+    return count_lines(_aba, model, q, qd, qdd, None, charge=[_pass1, _pass2, _pass3])[1]
 
 
 def _book_line(algorithm: str, source: str) -> str:

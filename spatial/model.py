@@ -357,17 +357,18 @@ class Model:
         joint or tree transform is replaced.
         """
         joint, X_tree = self.joints[i], self.X_tree[i]
-        key = (i, np.dtype(dtype))
-        entry = self._fused.get(key)
-        if entry is None or entry[0] is not joint or entry[1] is not X_tree:
-            basis = joint.transform_basis()
-            fused = None
-            if basis is not None:
-                B, B_0 = basis
-                B, B_0, X_tree_d = B.astype(dtype), B_0.astype(dtype), X_tree.astype(dtype)
-                fused = (B @ X_tree_d).reshape(len(B), 36), B_0 @ X_tree_d
-            entry = self._fused[key] = (joint, X_tree, fused)
-        return entry[2]
+        return self._cached(
+            (i, np.dtype(dtype)), (joint, X_tree), self._fused_tree_transform, i, dtype
+        )
+
+    def _fused_tree_transform(self, i: int, dtype):
+        """:meth:`fused_tree_transform`, computed."""
+        basis = self.joints[i].transform_basis()
+        if basis is None:
+            return None
+        B, B_0 = basis
+        B, B_0, X_tree = B.astype(dtype), B_0.astype(dtype), self.X_tree[i].astype(dtype)
+        return (B @ X_tree).reshape(len(B), 36), B_0 @ X_tree
 
     def fused_groups(self, dtype=np.float64) -> list[tuple]:
         """The bodies whose ``^iX_λ(i)`` can be computed together, grouped by joint class.
@@ -438,17 +439,16 @@ class Model:
         Then ``A S`` is column ``k`` of ``A`` and ``Sᵀ f`` is entry ``k`` of ``f``: products
         with ``S`` become selections (the DH-frame saving of Featherstone §10.3.1, App. A.5).
         """
+        return self._cached(("axis", i), (self.joints[i],), self._unit_motion_axis, i)
+
+    def _unit_motion_axis(self, i: int) -> int | None:
+        """:meth:`unit_motion_axis`, computed."""
         joint = self.joints[i]
-        entry = self._fused.get(("axis", i))
-        if entry is None or entry[0] is not joint:
-            k = None
-            if joint.constant_S and joint.nv == 1:
-                S = joint.motion_subspace(np.zeros(joint.nq))[:, 0]
-                nonzero = np.flatnonzero(S)
-                if len(nonzero) == 1 and S[nonzero[0]] == 1.0:
-                    k = int(nonzero[0])
-            entry = self._fused[("axis", i)] = (joint, k)
-        return entry[1]
+        if not (joint.constant_S and joint.nv == 1):
+            return None
+        S = joint.motion_subspace(np.zeros(joint.nq))[:, 0]
+        nonzero = np.flatnonzero(S)
+        return int(nonzero[0]) if len(nonzero) == 1 and S[nonzero[0]] == 1.0 else None
 
     def body(self, name: str) -> int:
         """Body number of the body called ``name`` (ValueError if there is none)."""

@@ -340,14 +340,12 @@ def aba(model: Model, q, qd, tau, f_ext=None, assembly: str = "standard") -> np.
         raise ValueError(f"assembly must be one of {_ASSEMBLIES}, got {assembly!r}")
     q, qd, _, tau = model.check_state(q, qd, None, tau)
     f_ext = _check_f_ext(model, f_ext)
-    batch = _batch_shape(q=(q, 1), qd=(qd, 1), tau=(tau, 1), f_ext=(f_ext, 2))
     if assembly != "standard":
+        batch = _batch_shape(q=(q, 1), qd=(qd, 1), tau=(tau, 1), f_ext=(f_ext, 2))
         _require_invertible_inertias(model, assembly)
-
-    if assembly != "standard":
         Xup, S, v, c, IA, pA = _pass1(model, q, qd, f_ext)
         return _VARIANTS[assembly](model, q, Xup, S, c, IA, pA, tau, batch)
-    qdd = _aba(model, q, qd, tau, f_ext)
+    qdd = _aba(model, q, qd, tau, f_ext)  # checks the batch shapes first
     if not np.isfinite(qdd).all():
         raise ValueError(
             "aba: a joint's articulated inertia D_i = S_iᵀ I^A_i S_i is singular: the subtree "
