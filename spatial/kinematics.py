@@ -30,6 +30,7 @@ joints every function describes its spanning tree: loop constraints are not enfo
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -115,18 +116,24 @@ def _joint_motions(model: Model, q: np.ndarray, qd: np.ndarray, batch: tuple):
 
     ``S`` is a list (``S[i]`` (..., 6, n_i)); ``v_J`` is (NB, ..., 6), bodies first, with the
     batch shape ``batch``; ``c_J`` is a list with ``None`` for the joints with a constant ``S``
-    (``c_J = 0``).  The one-DoF joints with a constant ``S`` share one broadcast product
-    ``q̇_i S_i`` (:meth:`Model.motion_constants`); the others call their joint model.
+    (``c_J = 0``).  The one-DoF joints with a constant ``S`` share one product
+    ``q̇_i S_i`` (:meth:`Model.motion_constants`), built bodies first so that no copy reorders
+    it; the others call their joint model.
     """
     constants = model.motion_constants(q.dtype)
     S, c_J = list(constants.S), [None] * (model.NB + 1)
-    v_J = np.empty(batch + (model.NB, 6), q.dtype)  # batch first while it is filled
-    v_J[..., constants.rows, :] = qd[..., constants.columns, None] * constants.S_one
+    m = len(constants.columns)
+    qd_one = np.broadcast_to(qd[..., constants.columns], batch + (m,))  # a view
+    qd_one = qd_one.reshape(math.prod(batch), m).T[..., None]  # (m, states, 1)
+    v_one = (qd_one @ constants.S_one[:, None, :]).reshape((m,) + batch + (6,))  # q̇_i S_iᵀ rows
+    if not constants.others:  # every joint is one of them, in body order
+        return S, v_one, c_J
+    v_J = np.empty((model.NB,) + batch + (6,), q.dtype)
+    v_J[constants.rows] = v_one
     for i in constants.others:
-        S[i], v_J[..., i - 1, :], c_J[i] = _joint_motion(
+        S[i], v_J[i - 1], c_J[i] = _joint_motion(
             model, i, q[..., model.q_index[i]], qd[..., model.v_index[i]]
         )
-    v_J = np.ascontiguousarray(np.moveaxis(v_J, -2, 0)) if batch else v_J  # bodies first
     return S, v_J, c_J
 
 
