@@ -1,6 +1,8 @@
 """Tests of the offline animation player (spatial.viz.player)."""
 
+import json
 import re
+from pathlib import Path
 
 import matplotlib
 
@@ -114,3 +116,17 @@ def test_wrong_arguments():
         sp.viz.offline_player(b"<div></div>")
     with pytest.raises(TypeError, match="animation must be a matplotlib Animation"):
         sp.viz.animation_html("<div></div>")
+
+
+def test_no_notebook_shows_matplotlibs_player_unrewritten():
+    # the book executor no longer strips the internet stylesheet: every animation must go
+    # through animation_html (or viz.animate), in the notebooks as in the package
+    root = Path(__file__).resolve().parents[1]
+    raw = []
+    for path in sorted((root / "notebooks").glob("[0-9][0-9]-*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+        raw += [path.name for source in code if "to_jshtml(" in source]
+    assert not raw, f"to_jshtml called directly (use sp.viz.animation_html) in {raw}"
+    calls = [p.name for p in (root / "spatial").rglob("*.py") if ".to_jshtml(" in p.read_text()]
+    assert calls == ["player.py"]
