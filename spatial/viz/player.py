@@ -20,19 +20,22 @@ import re
 
 __all__ = ["PLAYER_SYMBOLS", "animation_html", "offline_player"]
 
-_TEXT = "\N{VARIATION SELECTOR-15}"  # asks for the plain-text glyph, not a coloured emoji
+_LEFT = "\N{BLACK LEFT-POINTING TRIANGLE}\N{VARIATION SELECTOR-15}"  # text, not emoji, style
+_RIGHT = "\N{BLACK RIGHT-POINTING TRIANGLE}\N{VARIATION SELECTOR-15}"
+_BAR = "\N{HEAVY VERTICAL BAR}"
 
-#: The symbol that replaces each Font Awesome icon of matplotlib's player, by its class.
-#: Stepping one frame uses an open triangle, playing a filled one.
+#: The symbol that replaces each Font Awesome icon of matplotlib's player, by its class.  They
+#: are drawn from triangles, bars and ASCII, which common fonts have (DejaVu Sans, the fonts of
+#: Windows and macOS); the media-control characters (U+23EE "⏮" …) are missing from some.
 PLAYER_SYMBOLS = {
     "fa fa-minus": "\N{MINUS SIGN}",  # decrease speed
-    "fa fa-fast-backward": "\N{BLACK LEFT-POINTING DOUBLE TRIANGLE WITH VERTICAL BAR}" + _TEXT,
-    "fa fa-step-backward": "\N{WHITE LEFT-POINTING TRIANGLE}",  # previous frame
-    "fa fa-play fa-flip-horizontal": "\N{BLACK LEFT-POINTING TRIANGLE}" + _TEXT,  # backwards
-    "fa fa-pause": "\N{DOUBLE VERTICAL BAR}" + _TEXT,
-    "fa fa-play": "\N{BLACK RIGHT-POINTING TRIANGLE}" + _TEXT,
-    "fa fa-step-forward": "\N{WHITE RIGHT-POINTING TRIANGLE}",  # next frame
-    "fa fa-fast-forward": "\N{BLACK RIGHT-POINTING DOUBLE TRIANGLE WITH VERTICAL BAR}" + _TEXT,
+    "fa fa-fast-backward": "|" + 2 * _LEFT,  # first frame
+    "fa fa-step-backward": "|" + _LEFT,  # previous frame
+    "fa fa-play fa-flip-horizontal": _LEFT,  # play backwards
+    "fa fa-pause": 2 * _BAR,
+    "fa fa-play": _RIGHT,
+    "fa fa-step-forward": _RIGHT + "|",  # next frame
+    "fa fa-fast-forward": 2 * _RIGHT + "|",  # last frame
     "fa fa-plus": "+",  # increase speed
 }
 
