@@ -91,27 +91,6 @@ def test_longest_notebooks_start_first(tmp_path):
     assert [p.name for p in order] == ["01-n.ipynb", "02-n.ipynb", "03-n.ipynb"]
 
 
-def test_matplotlib_animation_loses_only_its_internet_stylesheet():
-    matplotlib = pytest.importorskip("matplotlib")
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.animation import FuncAnimation
-
-    fig, ax = plt.subplots()
-    (line,) = ax.plot([0, 1], [0, 1])
-    html = FuncAnimation(fig, lambda k: line.set_ydata([0, k]), frames=2).to_jshtml()
-    plt.close(fig)
-    assert re.search(r"<link[^>]*https://", html)  # what matplotlib writes today
-    nb = nbformat.v4.new_notebook()
-    output = nbformat.v4.new_output("display_data", data={"text/html": html})
-    nb.cells = [nbformat.v4.new_code_cell("", outputs=[output])]
-    assert execute_notebooks.drop_external_stylesheets(nb) == 1
-    kept = nb.cells[0].outputs[0]["data"]["text/html"]
-    assert not re.search(r"<link[^>]*https?://", kept)
-    assert kept.count("fa fa-play") == html.count("fa fa-play") > 0  # the buttons stay
-    assert len(html) - len(kept) < 200  # nothing else removed
-
-
 @pytest.fixture(scope="module")
 def executed(tmp_path_factory):
     """Two small notebooks executed two at a time, as ``make book`` does."""

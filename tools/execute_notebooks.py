@@ -82,34 +82,8 @@ def copy_book_sources(source: Path, target: Path) -> list[Path]:
     return copied
 
 
-#: A stylesheet an HTML output loads from the internet, e.g. matplotlib's animation player links
-#: Font Awesome 4 from a CDN for its buttons.
-EXTERNAL_STYLESHEET = re.compile(r"<link\b[^>]*\bhref=[\"']https?://[^>]*>\n?", re.IGNORECASE)
-
-
 #: Terminal colour codes in a traceback.
 ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
-
-
-def drop_external_stylesheets(nb) -> int:
-    """Remove stylesheets loaded from the internet from the HTML outputs; return how many.
-
-    The book must work offline.  The one such stylesheet in the course is Font Awesome 4 for
-    the buttons of matplotlib's animation player (``viz.animate``); the book theme ships Font
-    Awesome itself and draws the same icons from the ``fa fa-*`` classes without it.
-    """
-    dropped = 0
-    for cell in nb.cells:
-        for output in cell.get("outputs", ()):
-            html = output.get("data", {}).get("text/html")
-            if html is None:
-                continue
-            text = "".join(html) if isinstance(html, list) else html
-            text, n = EXTERNAL_STYLESHEET.subn("", text)
-            if n:
-                output["data"]["text/html"] = text
-                dropped += n
-    return dropped
 
 
 def execute_one(notebook: Path, target: Path, fast: bool, timeout: int) -> tuple[str, float]:
@@ -146,7 +120,6 @@ def execute_one(notebook: Path, target: Path, fast: bool, timeout: int) -> tuple
             f"{notebook.name}{where}: {summary[-1] if summary else error}"
         ) from None
     seconds = time.perf_counter() - start
-    drop_external_stylesheets(nb)
     # no widget is shown in static mode: a stored widget state would only make the page load
     # the widget manager from the internet (nbclient needs the state while it runs, so it is
     # dropped afterwards)

@@ -24,6 +24,7 @@ from ..inertia import inertia_params
 from ..kinematics import body_poses
 from ..model import Model
 from ..vectors import unplux
+from .player import animation_html
 
 __all__ = ["Skeleton", "skeleton", "draw_model", "animate"]
 
@@ -230,8 +231,9 @@ def animate(
     Returns
     -------
     IPython.display.HTML
-        The animation (``FuncAnimation.to_jshtml``); the figure is closed.  Needs IPython
-        (installed with the ``notebooks`` extra).
+        The animation as matplotlib's JavaScript player, made to work offline by
+        :func:`~spatial.viz.animation_html`; the figure is closed.  Needs IPython (installed
+        with the ``notebooks`` extra).
 
     Raises
     ------
@@ -240,7 +242,6 @@ def animate(
         ``plane`` or ``trace`` is invalid, or ``max_frames < 1``.
     """
     import matplotlib.pyplot as plt
-    from IPython.display import HTML
     from matplotlib.animation import FuncAnimation
 
     _check_plane(plane)
@@ -286,6 +287,6 @@ def animate(
         return artists if trail is None else [*artists, trail]
 
     animation = FuncAnimation(fig, show, frames=len(frames), interval=interval)
-    html = animation.to_jshtml()
+    html = animation_html(animation)
     plt.close(fig)
-    return HTML(html)
+    return html
