@@ -350,3 +350,17 @@ def test_a_massless_subtree_is_reported_not_nan():
         warnings.simplefilter("error")
         with pytest.raises(ValueError, match="articulated inertia D_i .* is singular"):
             aba(model, [0.0], [0.0], [1.0])
+
+
+@pytest.mark.parametrize("assembly", ["standard", "variant1", "variant2"])
+def test_a_model_without_bodies_has_empty_dynamics(assembly):
+    # nv = 0: q̈, τ and H are empty, batched or not; articulated_inertia holds the base row only
+    model = sp.Model()
+    for batch in ((), (3,)):
+        empty = np.zeros(batch + (0,))
+        assert sp.aba(model, empty, empty, empty, assembly=assembly).shape == batch + (0,)
+        assert sp.rnea(model, empty, empty, empty).shape == batch + (0,)
+        assert sp.crba(model, empty).shape == batch + (0, 0)
+        assert sp.forward_dynamics(model, empty, empty, empty).shape == batch + (0,)
+        assert not sp.articulated_inertia(model, empty).any()
+        assert sp.articulated_inertia(model, empty).shape == batch + (1, 6, 6)
