@@ -14,6 +14,9 @@ batched (``abaInParallel`` over the 1,000 states with 1 and 2 threads), measured
 so that the ratios compare like with like; the ratios themselves come from calls of the two
 libraries in turn (the best of each), so that both meet the same load.
 
+What bounds ``aba`` is printed beside it (``floor.py``): its stacked 6x6 products alone, timed
+in the same run, for GU(7) and GU(100), one state and 1,000 states per call.
+
 It also times ``import spatial`` in fresh processes (best of 5) beside ``import numpy`` alone, with
 Python's bytecode cache written first as a user's installation has it (where the environment sets
 ``PYTHONDONTWRITEBYTECODE``, no cache exists and every module is compiled at each import, which
@@ -43,6 +46,7 @@ from pathlib import Path
 
 import numpy as np
 import pinocchio_ref
+from floor import product_floor
 from timing import measure
 
 import spatial as sp
@@ -197,6 +201,39 @@ def ratios(repeats: int, clock) -> dict[str, float]:
     return out
 
 
+def floor_table() -> list[dict]:
+    """Print and return ``aba``'s product floor (``floor.py``) beside ``aba`` itself.
+
+    For one state the bound to meet is issue 15's per-call target; for 1,000 states it is three
+    times Pinocchio's batched ``aba`` on two threads, timed in turn with the floor and ``aba``.
+    """
+    print("\naba against its stacked 6x6 products alone (2 matrix and 7 vector products a body),")
+    print("timed in turn, best of 7 (µs per call)")
+    rng = np.random.default_rng(3)
+    out = []
+    for system, n in (("GU(7)", 7), ("GU(100)", 100)):
+        model = SYSTEMS[system]()
+        for states in (1, BATCH):
+            q, qd, tau = state(model, states, rng)
+            others = {"aba": partial(sp.aba, model, q, qd, tau)}
+            if states > 1 and pinocchio_ref.pin is not None:
+                pm = pinocchio_ref.to_pinocchio(model)
+                columns = [np.asfortranarray(a.T) for a in (q, qd, tau)]
+                pin = partial(pinocchio_ref.batched_aba(pm, 2), *columns, np.zeros_like(columns[1]))
+                others["pinocchio_2_threads"] = pin
+            result = {"system": system, "states": states, **product_floor(n, states, others)}
+            pin_us = result.get("pinocchio_2_threads_us")
+            target = TARGETS.get(("aba", system, 1)) if states == 1 else pin_us and 3 * pin_us
+            result["target_us"] = target
+            out.append(result)
+            print(
+                f"  {system:<8} {states:>6,} states  products {fmt(result['floor_us']):>9}  "
+                f"aba {fmt(result['aba_us']):>9}  target {fmt(target):>9}  "
+                f"(6x6 @ 6x6 {result['t_mm_us']:.3g} µs, 6x6 @ 6 {result['t_mv_us']:.3g} µs)"
+            )
+    return out
+
+
 def table(rows: list[dict]) -> str:
     """The results as a fixed-width table with the targets and the peers' figures."""
     header = (
@@ -286,6 +323,7 @@ def main() -> None:
         print("\nbatched aba, spatial time / Pinocchio's, best of interleaved calls (target ≤ 3):")
         for key, value in speed_ratios.items():
             print(f"  {key:<28} {value:5.1f}")
+    floors = floor_table()
     print("\nimport time, best of 5 fresh processes (ms; budget for spatial: 250)")
     imports = {module: import_time(module) for module in ("numpy", "spatial")}
     for module, ms in imports.items():
@@ -305,6 +343,7 @@ def main() -> None:
         "versions": versions,
         "rows": rows,
         "aba_batched_ratio_to_pinocchio": speed_ratios,
+        "aba_product_floor": floors,
         "import_ms": imports,
         "notebook_suite_s": notebooks,
     }
