@@ -22,15 +22,15 @@ import numpy as np
 MATRIX_PRODUCTS, VECTOR_PRODUCTS = 2, 7
 
 
-def best_times(calls: dict, number: int, repeats: int) -> dict:
-    """Shortest time of one call (s) of each function in ``calls``, timed in turn.
+def best_times(calls: dict, repeats: int) -> dict:
+    """Shortest time of one call (s) of each ``(function, number)`` in ``calls``, timed in turn.
 
-    Each round runs every function ``number`` times; over ``repeats`` rounds the shortest is
-    kept.  Timed in turn, all of them meet the same load on a shared machine.
+    Each round runs every function ``number`` times in a row; over ``repeats`` rounds the
+    shortest is kept.  Timed in turn, all of them meet the same load on a shared machine.
     """
     best = dict.fromkeys(calls, np.inf)
     for _ in range(repeats):
-        for key, fn in calls.items():
+        for key, (fn, number) in calls.items():
             start = time.perf_counter()
             for _ in range(number):
                 fn()
@@ -53,8 +53,9 @@ def product_floor(n: int, states: int, others: dict | None = None, repeats: int 
     shape = () if states == 1 else (states,)
     A, B = rng.standard_normal((2, *shape, 6, 6))
     x = rng.standard_normal((*shape, 6, 1))
-    calls = {"t_mm": lambda: A @ B, "t_mv": lambda: A @ x, **(others or {})}
-    number = max(1, 20_000 // (states * n))
-    best = {key: 1e6 * t for key, t in best_times(calls, number, repeats).items()}
+    many, few = max(1, 20_000 // states), max(1, 20_000 // (states * n))  # about 0.1 s a round
+    calls = {"t_mm": (lambda: A @ B, many), "t_mv": (lambda: A @ x, many)}
+    calls.update({key: (fn, few) for key, fn in (others or {}).items()})
+    best = {key: 1e6 * t for key, t in best_times(calls, repeats).items()}
     floor = n * (MATRIX_PRODUCTS * best["t_mm"] + VECTOR_PRODUCTS * best["t_mv"])
     return {"floor_us": floor, **{f"{key}_us": t for key, t in best.items()}}
