@@ -55,8 +55,9 @@ def _jacobian(model: Model, fp) -> np.ndarray:
     J = np.zeros(batch + (6 * model.NB, model.nv))
     for i in range(1, model.NB + 1):
         rows, p = _rows(i), model.parent[i]
-        if p != 0:
-            J[..., rows, :] = fp.Xup[i] @ J[..., _rows(p), :]  # J(i, a) = ^iX_λ(i) J(λ(i), a)
+        if p != 0:  # J(i, a) = ^iX_λ(i) J(λ(i), a); zero for a past λ(i) (regular numbering)
+            a = slice(0, model.v_index[p].stop)
+            J[..., rows, a] = fp.Xup[i] @ J[..., _rows(p), a]
         J[..., rows, model.v_index[i]] = fp.S[i]  # J(i, i) = S_i
     return J
 
