@@ -160,27 +160,54 @@ def screw_force(S: AxialScrew, f) -> np.ndarray:
     return screw_vector_kernel(_check_screw(S), as_array(f, "f", (6,)), force=True)
 
 
+# The rotations below also serve matrices with a zero row (and column): ``None`` stands for the
+# zero elements and the arithmetic on them is skipped, so the same formulae count what such a
+# matrix costs (the x and y screws of Table A.5's ``Iᵃ``).
+
+
+def _times(a, b):
+    return None if a is None or b is None else a * b
+
+
+def _plus(a, b):
+    return a if b is None else b if a is None else a + b
+
+
+def _minus(a, b):
+    return a if b is None else -b if a is None else a - b
+
+
 def _rotate_symmetric_z(S: AxialScrew, A):
-    """``lt(rz A rzᵀ)`` of a symmetric ``A`` given as a function ``A(i, j)``: 8m + 7a (§A.5)."""
+    """``lt(rz A rzᵀ)`` of a symmetric ``A`` given as a function ``A(i, j)``: 8m + 7a (§A.5).
+
+    With row and column 0 or 1 zero (``None``) it costs 4m + 1a.
+    """
     c, s = S.c, S.s
-    D = A(1, 1) - A(0, 0)
-    alpha = S.two_cs * A(1, 0) + S.s2 * D
-    beta = S.cs * D + S.one_minus_2s2 * A(1, 0)
-    B = {(0, 0): A(0, 0) + alpha, (1, 0): beta, (1, 1): A(1, 1) - alpha}
-    B[2, 0], B[2, 1], B[2, 2] = c * A(2, 0) + s * A(2, 1), c * A(2, 1) - s * A(2, 0), A(2, 2)
+    D = _minus(A(1, 1), A(0, 0))
+    alpha = _plus(_times(S.two_cs, A(1, 0)), _times(S.s2, D))
+    beta = _plus(_times(S.cs, D), _times(S.one_minus_2s2, A(1, 0)))
+    B = {(0, 0): _plus(A(0, 0), alpha), (1, 0): beta, (1, 1): _minus(A(1, 1), alpha)}
+    B[2, 0] = _plus(_times(c, A(2, 0)), _times(s, A(2, 1)))
+    B[2, 1] = _minus(_times(c, A(2, 1)), _times(s, A(2, 0)))
+    B[2, 2] = A(2, 2)
     return B
 
 
 def _rotate_general_z(S: AxialScrew, A):
-    """``rz A rzᵀ`` of a general ``A`` given as a function ``A(i, j)``: 12m + 12a (§A.5)."""
+    """``rz A rzᵀ`` of a general ``A`` given as a function ``A(i, j)``: 12m + 12a (§A.5).
+
+    With row 0 or 1 zero (``None``) it costs 10m + 6a.
+    """
     c, s = S.c, S.s
-    plus, diff = A(0, 1) + A(1, 0), A(1, 1) - A(0, 0)
-    alpha = S.cs * plus + S.s2 * diff
-    beta = S.cs * diff - S.s2 * plus
-    B = {(0, 0): A(0, 0) + alpha, (0, 1): A(0, 1) + beta}
-    B[1, 0], B[1, 1] = A(1, 0) + beta, A(1, 1) - alpha
-    B[0, 2], B[1, 2] = c * A(0, 2) + s * A(1, 2), c * A(1, 2) - s * A(0, 2)
-    B[2, 0], B[2, 1] = c * A(2, 0) + s * A(2, 1), c * A(2, 1) - s * A(2, 0)
+    plus, diff = _plus(A(0, 1), A(1, 0)), _minus(A(1, 1), A(0, 0))
+    alpha = _plus(_times(S.cs, plus), _times(S.s2, diff))
+    beta = _minus(_times(S.cs, diff), _times(S.s2, plus))
+    B = {(0, 0): _plus(A(0, 0), alpha), (0, 1): _plus(A(0, 1), beta)}
+    B[1, 0], B[1, 1] = _plus(A(1, 0), beta), _minus(A(1, 1), alpha)
+    B[0, 2] = _plus(_times(c, A(0, 2)), _times(s, A(1, 2)))
+    B[1, 2] = _minus(_times(c, A(1, 2)), _times(s, A(0, 2)))
+    B[2, 0] = _plus(_times(c, A(2, 0)), _times(s, A(2, 1)))
+    B[2, 1] = _minus(_times(c, A(2, 1)), _times(s, A(2, 0)))
     B[2, 2] = A(2, 2)
     return B
 
@@ -316,55 +343,7 @@ def _check_zero_row_3(IA: ArticulatedInertia) -> ArticulatedInertia:
 # save work, and translate afterwards: with ``r`` along the screw axis, ``E r = r`` and hence
 # ``E (r×) Eᵀ = r×``, so translating the rotated matrices gives the same result.  In local
 # coordinates the zero row is local 1 for an x screw (local axes y, z, x) and local 0 for a y
-# screw (z, x, y); ``None`` stands for its elements, and the helpers below skip the arithmetic
-# on them.
-
-
-def _times(a, b):
-    return None if a is None or b is None else a * b
-
-
-def _plus(a, b):
-    return a if b is None else b if a is None else a + b
-
-
-def _minus(a, b):
-    return a if b is None else -b if a is None else a - b
-
-
-def _rotate_symmetric_z_sparse(S: AxialScrew, A):
-    """``lt(rz A rzᵀ)`` as :func:`_rotate_symmetric_z`, for ``A`` with a zero row and column.
-
-    With row and column 0 or 1 zero (``None``) the cost drops from 8m + 7a to 4m + 1a.
-    """
-    c, s = S.c, S.s
-    D = _minus(A(1, 1), A(0, 0))
-    alpha = _plus(_times(S.two_cs, A(1, 0)), _times(S.s2, D))
-    beta = _plus(_times(S.cs, D), _times(S.one_minus_2s2, A(1, 0)))
-    B = {(0, 0): _plus(A(0, 0), alpha), (1, 0): beta, (1, 1): _minus(A(1, 1), alpha)}
-    B[2, 0] = _plus(_times(c, A(2, 0)), _times(s, A(2, 1)))
-    B[2, 1] = _minus(_times(c, A(2, 1)), _times(s, A(2, 0)))
-    B[2, 2] = A(2, 2)
-    return B
-
-
-def _rotate_general_z_sparse(S: AxialScrew, A):
-    """``rz A rzᵀ`` as :func:`_rotate_general_z`, for ``A`` with a zero row (0 or 1).
-
-    The zero row (``None``) brings the cost down from 12m + 12a to 10m + 6a.
-    """
-    c, s = S.c, S.s
-    plus, diff = _plus(A(0, 1), A(1, 0)), _minus(A(1, 1), A(0, 0))
-    alpha = _plus(_times(S.cs, plus), _times(S.s2, diff))
-    beta = _minus(_times(S.cs, diff), _times(S.s2, plus))
-    B = {(0, 0): _plus(A(0, 0), alpha), (0, 1): _plus(A(0, 1), beta)}
-    B[1, 0], B[1, 1] = _plus(A(1, 0), beta), _minus(A(1, 1), alpha)
-    B[0, 2] = _plus(_times(c, A(0, 2)), _times(s, A(1, 2)))
-    B[1, 2] = _minus(_times(c, A(1, 2)), _times(s, A(0, 2)))
-    B[2, 0] = _plus(_times(c, A(2, 0)), _times(s, A(2, 1)))
-    B[2, 1] = _minus(_times(c, A(2, 1)), _times(s, A(2, 0)))
-    B[2, 2] = A(2, 2)
-    return B
+# screw (z, x, y); ``None`` stands for its elements, which the rotations above skip.
 
 
 def screw_abi_zero_row_xy_kernel(S: AxialScrew, M, H, L):
@@ -379,8 +358,8 @@ def screw_abi_zero_row_xy_kernel(S: AxialScrew, M, H, L):
     Hg = lambda i, j: None if p[i] == 2 else H[..., p[i], p[j]]  # noqa: E731  row 3 is zero
     Ig = lambda i, j: None if 2 in (p[i], p[j]) else k.lt_get(L, p[i], p[j])  # noqa: E731
     M_rot = _rotate_symmetric_z(S, Mg)
-    H_rot = _rotate_general_z_sparse(S, Hg)
-    I_rot = _rotate_symmetric_z_sparse(S, Ig)
+    H_rot = _rotate_general_z(S, Hg)
+    I_rot = _rotate_symmetric_z(S, Ig)
     Y, Z = _translate_z(
         S.d,
         lambda i, j: M_rot[max(i, j), min(i, j)],
