@@ -380,7 +380,7 @@ _BOOK_LINES = {
             ("ⁱX_λ(i) = X_J X_T(i)", ("_tree_transforms",)),
             ("[X_J, S_i, v_J, c_J] = jcalc(…): v_J = S_i q̇_i", ("_joint_motion",)),
             ("v_i = ⁱX_λ(i) v_λ(i) + v_J", ("v.append",)),
-            ("v_i × (the 6x6 matrix of v_i, for the next two lines)", ("crm_matrix", "_crm(")),
+            ("v_i × (the 6x6 matrix of v_i, for the next two lines)", ("crm_matrix",)),
             ("a_i = ⁱX_λ(i) a_λ(i) + S_i q̈_i + c_J + v_i × v_J", ("a.append", "a[i] =")),
             ("f_i = I_i a_i + v_i ×* I_i v_i", ("f.append",)),
             ("τ_i = S_iᵀ f_i", ("tau[",)),

@@ -39,11 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._batched import T as _T
-from .._batched import (  # unvalidated kernels
-    apply_force,
-    crm_matrix,
-    xinv,
-)
+from .._batched import apply_force, crm_matrix, xinv  # unvalidated kernels
 from ..inertia import inertia_inverse
 from ..kinematics import _joint_motions, _S_T_times, _times_S, _tree_transforms
 from ..model import Model
@@ -58,16 +54,12 @@ _ASSEMBLIES = ("standard", "variant1", "variant2")
 # The inner loops call these on arrays that were validated once at the public entry point.
 
 
-def _crm(v: np.ndarray) -> np.ndarray:
-    """``v×`` (..., 6, 6) for column motion vectors ``v`` (..., 6, 1), unvalidated (eq. 2.31).
-
-    Its force counterpart is ``v×* = -(v×)ᵀ`` (eq. 2.32).
-    """
-    return crm_matrix(v[..., 0])
-
-
 def _mv(A: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """``A x`` for stacks of matrices (..., m, n) and vectors (..., n) (einsum: no column axis)."""
+    """``A x`` for stacks of matrices (..., m, n) and vectors (..., n).
+
+    By ``einsum`` rather than :func:`spatial._batched.mv`: on the stack of all bodies' ``v×``
+    (pass 1) it is the cheaper of the two.
+    """
     return np.einsum("...ij,...j->...i", A, x)
 
 

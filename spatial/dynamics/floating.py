@@ -39,13 +39,19 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._batched import apply_force, transform_inertia, xinv  # unvalidated: built here
+from .._batched import (  # unvalidated: built here
+    apply_force,
+    crm_matrix,
+    cross_motion,
+    transform_inertia,
+    xinv,
+)
 from .._validate import as_array
 from ..joints import Free
 from ..kinematics import _body_index, _forward_pass
 from ..model import Model
 from ..vectors import unskew, xlt
-from .aba import _T, _col, _crm, _pass1, _pass2, _solve
+from .aba import _T, _col, _pass1, _pass2, _solve
 from .rnea import _batch_shape, _check_f_ext, _mTv, _mv
 from .sparse import ltdl, ltdl_solve
 
@@ -156,14 +162,9 @@ def floating_aba(model: Model, q, qd, tau, f_ext=None) -> tuple[np.ndarray, np.n
     return np.broadcast_to(a0[..., 0], batch + (6,)).copy(), qdd
 
 
-def _cross_motion(v: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """``v × m`` for batches of motion vectors (..., 6), unvalidated (eq. 2.31)."""
-    return (_crm(v[..., None]) @ m[..., None])[..., 0]
-
-
 def _cross_force(v: np.ndarray, f: np.ndarray) -> np.ndarray:
     """``v ×* f = -(v×)ᵀ f`` for motion ``v`` and force ``f`` (..., 6), unvalidated (eq. 2.32)."""
-    return -(_T(_crm(v[..., None])) @ f[..., None])[..., 0]
+    return -_mTv(crm_matrix(v), f)
 
 
 def _shift(index: slice) -> slice:
@@ -242,7 +243,7 @@ def _floating_rnea(model: Model, q, qd, f_ext, batch):
             a_vp[1] = -_mv(Xup[1], model.a_grav)
         else:
             v[i] = _mv(Xup[i], v[p]) + v_J
-            a_vp[i] = _mv(Xup[i], a_vp[p]) + c_J + _cross_motion(v[i], v_J)
+            a_vp[i] = _mv(Xup[i], a_vp[p]) + c_J + cross_motion(v[i], v_J)
         I = model.inertia[i]
         f[i] = _mv(I, a_vp[i]) + _cross_force(v[i], _mv(I, v[i]))
         if f_ext is not None:
@@ -400,7 +401,7 @@ def floating_inverse_dynamics(
         else:
             v[i] = _mv(Xup[i], v[p]) + v_J
             qdd_i = qdd[..., _shift(model.v_index[i])]
-            a_r[i] = _mv(Xup[i], a_r[p]) + c_J + _cross_motion(v[i], v_J) + _mv(S[i], qdd_i)
+            a_r[i] = _mv(Xup[i], a_r[p]) + c_J + cross_motion(v[i], v_J) + _mv(S[i], qdd_i)
         I = model.inertia[i]
         Ic[i] = I
         pc[i] = _mv(I, a_r[i]) + _cross_force(v[i], _mv(I, v[i]))
