@@ -111,16 +111,15 @@ def _joint_motion(model: Model, i: int, q_i: np.ndarray, qd_i=None):
     return S, v_J, c_J
 
 
-def _joint_motions(model: Model, q: np.ndarray, qd: np.ndarray, batch: tuple):
+def _joint_motions(model: Model, constants, q: np.ndarray, qd: np.ndarray, batch: tuple):
     """The motion part of ``jcalc`` for every joint at once: ``S``, ``v_J`` and ``c_J``.
 
     ``S`` is a list (``S[i]`` (..., 6, n_i)); ``v_J`` is (NB, ..., 6), bodies first, with the
     batch shape ``batch``; ``c_J`` is a list with ``None`` for the joints with a constant ``S``
     (``c_J = 0``).  The one-DoF joints with a constant ``S`` share one product
-    ``q̇_i S_i`` (:meth:`Model.motion_constants`), built bodies first so that no copy reorders
-    it; the others call their joint model.
+    ``q̇_i S_i`` (``constants``, :meth:`Model.motion_constants` in ``q``'s type), built bodies
+    first so that no copy reorders it; the others call their joint model.
     """
-    constants = model.motion_constants(q.dtype)
     S, c_J = list(constants.S), [None] * (model.NB + 1)
     m = len(constants.columns)
     qd_one = np.broadcast_to(qd[..., constants.columns], batch + (m,))  # a view

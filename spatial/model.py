@@ -403,7 +403,7 @@ class Model:
         ``S[i]`` (6, n_i) for every joint with a constant ``S``
         (:attr:`~spatial.joints.Joint.constant_S`); for the one-DoF joints among them the body
         rows ``i - 1``, their velocity variables and their ``S`` stacked (m, 6), so that
-        ``v_J = S_i q̇_i`` of all of them is one broadcast product; the unit axes of
+        ``v_J = S_i q̇_i`` of all of them is one product; the unit axes of
         :meth:`unit_motion_axis`; the body inertias stacked (NB, 6, 6).  All in ``dtype``,
         computed on first use and kept while the joints and inertias are the same objects (the
         precomputed constant structure of Featherstone §10.3 / App. A.5).

@@ -103,7 +103,9 @@ def _pass1(model: Model, q, qd, f_ext):
     NB, dtype, constants = model.NB, q.dtype, model.motion_constants(q.dtype)
     batch = np.broadcast_shapes(q.shape[:-1], qd.shape[:-1])
     Xup = _tree_transforms(model, q)  # ^iX_λ(i) = X_J X_T(i) of every body
-    S, v_J, c_J = _joint_motions(model, q, qd, batch)  # v_J: (NB, ..., 6), body i in row i - 1
+    S, v_J, c_J = _joint_motions(
+        model, constants, q, qd, batch
+    )  # v_J: (NB, ..., 6), body i in row i - 1
     v = [np.zeros((6, 1), dtype)] + [None] * NB
     if NB == 0:  # a model without bodies: nothing to compute
         return Xup, S, v, [None], [None], [None]
