@@ -63,13 +63,17 @@ def check_agrees(model: sp.Model, pm, rng: np.random.Generator) -> float:
     return float(np.abs(ours - theirs).max())
 
 
-def batched_aba(pm, threads: int = 2):
-    """``f(q, qd, tau)`` running Pinocchio's ``abaInParallel`` over the rows of the batch."""
-    pool = pin.ModelPool(pm, threads)
+def batched_aba(pm, threads: int, q, qd, tau):
+    """A call ``f()`` of Pinocchio's ``abaInParallel`` on the states in the rows of ``q, qd, tau``.
 
-    def run(q, qd, tau, out):
-        # Pinocchio takes the states as columns (nq x batch)
-        pin.abaInParallel(threads, pool, q, qd, tau, out)
+    Pinocchio takes the states as columns (nq x batch), so they are transposed once here.
+    """
+    pool = pin.ModelPool(pm, threads)
+    columns = [np.asfortranarray(a.T) for a in (q, qd, tau)]
+    out = np.zeros_like(columns[1])
+
+    def run():
+        pin.abaInParallel(threads, pool, *columns, out)
         return out
 
     return run

@@ -118,11 +118,9 @@ def run_pinocchio(model, system, batch, q, qd, tau, repeats, min_time, clock) ->
         data = pm.createData()
         seconds = measure(lambda: pin.aba(pm, data, q, qd, tau), repeats, min_time, clock)
         return [_row("pinocchio", "aba", system, 1, seconds)]
-    columns = [np.asfortranarray(a.T) for a in (q, qd, tau)]  # Pinocchio wants nq x batch
-    out = np.zeros_like(columns[1])
     rows = []
     for threads in (1, 2):
-        fn = partial(pinocchio_ref.batched_aba(pm, threads), *columns, out)
+        fn = pinocchio_ref.batched_aba(pm, threads, q, qd, tau)
         seconds = measure(fn, repeats, min_time, clock)
         rows.append(
             _row(
@@ -184,11 +182,9 @@ def ratios(repeats: int, clock) -> dict[str, float]:
         model = SYSTEMS[system]()
         q, qd, tau = state(model, BATCH, rng)
         pm = pinocchio_ref.to_pinocchio(model)
-        columns = [np.asfortranarray(a.T) for a in (q, qd, tau)]
-        result = np.zeros_like(columns[1])
         calls = {"spatial": partial(sp.aba, model, q, qd, tau)}
         for threads in (1, 2):
-            calls[threads] = partial(pinocchio_ref.batched_aba(pm, threads), *columns, result)
+            calls[threads] = pinocchio_ref.batched_aba(pm, threads, q, qd, tau)
         best = dict.fromkeys(calls, np.inf)
         for _ in range(2 * repeats):
             for key, fn in calls.items():
@@ -218,9 +214,7 @@ def floor_table() -> list[dict]:
             others = {"aba": partial(sp.aba, model, q, qd, tau)}
             if states > 1 and pinocchio_ref.pin is not None:
                 pm = pinocchio_ref.to_pinocchio(model)
-                columns = [np.asfortranarray(a.T) for a in (q, qd, tau)]
-                pin = partial(pinocchio_ref.batched_aba(pm, 2), *columns, np.zeros_like(columns[1]))
-                others["pinocchio_2_threads"] = pin
+                others["pinocchio_2_threads"] = pinocchio_ref.batched_aba(pm, 2, q, qd, tau)
             result = {"system": system, "states": states, **product_floor(n, states, others)}
             pin_us = result.get("pinocchio_2_threads_us")
             target = TARGETS.get(("aba", system, 1)) if states == 1 else pin_us and 3 * pin_us
