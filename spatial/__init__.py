@@ -45,6 +45,8 @@ contracts in ``pyproject.toml``, checked by ``make test``):
    :mod:`~spatial.accuracy`, :mod:`~spatial.constrained`, :mod:`~spatial.derivatives`.
 7. :mod:`~spatial.systems`: the one system interface every formulation offers, and
    :mod:`~spatial.simulation`: the one loop, :func:`simulate`, and its :class:`Trajectory`.
+   A run that diverges raises :class:`SimulationDiverged` (an interrupt
+   :class:`SimulationInterrupted`), which keeps the motion so far in ``err.trajectory``.
    :mod:`~spatial.integrators` between them: the steppers the loop takes by name.
 8. :mod:`~spatial.maximal` and :mod:`~spatial.contact`: formulations built on top, and
    :mod:`~spatial.attachments` (components attached to others, eliminated; ArtiSynth §0.17–0.21).
@@ -148,7 +150,7 @@ from .se3 import (
     material_jacobian,
     unbracket,
 )
-from .simulation import Trajectory, simulate
+from .simulation import SimulationDiverged, SimulationInterrupted, Trajectory, simulate
 from .vectors import (
     XtoV,
     apply_force,
@@ -206,6 +208,8 @@ __all__ = [
     "Ad_dot",
     "CheckResult",
     "Model",
+    "SimulationDiverged",
+    "SimulationInterrupted",
     "Trajectory",
     "XtoV",
     "aba",

@@ -23,10 +23,21 @@ state (a fan of initial conditions simulated together).
 Two formulations of the same mechanism therefore run with the same call, e.g. a pendulum chain
 in joint coordinates (``simulate(model, q0, qd0, h, duration=T)``) and in maximal coordinates
 (``simulate(maximal.from_model(model), T0, phi0, h, duration=T)``).
+
+A run that goes wrong stops loudly and keeps what it had.  Every stage of a step (each
+``accelerations`` an integrator asks for) and every new state is checked: it must be finite and
+keep the state's shape, and no floating-point operation inside a step may overflow.  The first
+failure raises :class:`SimulationDiverged` (a ``FloatingPointError``), whose message names the
+step, the time, the integrator, the step size and the offending component and suggests a remedy;
+an interrupt (Ctrl-C) raises :class:`SimulationInterrupted` (a ``KeyboardInterrupt``).  Both
+carry the trajectory up to the last good state as ``err.trajectory``, so a long run is never
+lost: ``except SimulationDiverged as err: traj = err.trajectory``, or in IPython after the fact
+``sys.last_value.trajectory``.
 """
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -35,7 +46,13 @@ from . import integrators
 from ._validate import positive_scalar
 from .systems import MechanicalSystem, SteppedSystem, as_system
 
-__all__ = ["Trajectory", "simulate", "INTEGRATORS"]
+__all__ = [
+    "Trajectory",
+    "simulate",
+    "INTEGRATORS",
+    "SimulationDiverged",
+    "SimulationInterrupted",
+]
 
 #: The fixed-step ODE integrators :func:`simulate` offers for smooth systems.
 INTEGRATORS = tuple(integrators.STEPPERS)
@@ -102,19 +119,114 @@ class Trajectory:
         return [(float(t), r) for t, r in zip(times, rows, strict=True) if _happened(r)]
 
 
+class SimulationDiverged(FloatingPointError):
+    """A simulation produced a state or acceleration that is not finite, or overflowed.
+
+    Raised by :func:`simulate` at the first failed check; the message says where and suggests a
+    remedy (a smaller step, an implicit integrator, a look at stiffness and damping).
+
+    Attributes
+    ----------
+    trajectory : Trajectory
+        The motion up to and including the last good state (at least the initial state).
+    t : float
+        Time at the start of the failed step.
+    step : int
+        Number of the failed step (0 is the first step).
+    integrator : str or None
+        The integrator (``None``: the system's own step).
+    h : float
+        The step size.
+    """
+
+    def __init__(self, message: str, trajectory, t: float, step: int, integrator, h: float):
+        super().__init__(message)
+        self.trajectory, self.t, self.step = trajectory, t, step
+        self.integrator, self.h = integrator, h
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """A simulation stopped by the user (Ctrl-C, or a notebook's interrupt button).
+
+    Attributes
+    ----------
+    trajectory : Trajectory
+        The motion up to the last completed step.
+    """
+
+    def __init__(self, message: str, trajectory):
+        super().__init__(message)
+        self.trajectory = trajectory
+
+
 def _happened(value) -> bool:
     """A record value that says something happened: not None and not a false flag."""
     return value is not None and (not isinstance(value, bool | np.bool_) or bool(value))
 
 
+class _Failure(Exception):
+    """A failed check inside a step: what went wrong, for :class:`SimulationDiverged`."""
+
+
+def _check_array(value, reference, what: str) -> np.ndarray:
+    """``value`` as an array that is finite and shaped like ``reference`` (batch may grow).
+
+    A result may add leading batch dimensions to the state's (a batched force on one initial
+    state), but never change the state's own last axis or shrink the batch.
+    """
+    value = np.asarray(value)
+    shape, ref = value.shape, np.shape(reference)
+    try:
+        grows = np.broadcast_shapes(shape, ref) == shape
+    except ValueError:
+        grows = False
+    if not grows or shape[-1:] != ref[-1:]:
+        raise _Failure(f"{what} has shape {shape}, but the state has shape {ref}")
+    if value.dtype.kind in "fc" and not np.isfinite(value).all():
+        index = tuple(int(i) for i in np.argwhere(~np.isfinite(value))[0])
+        raise _Failure(f"{what}{list(index)} = {value[index]} is not finite")
+    return value
+
+
+class _Guarded:
+    """A smooth system whose ``accelerations`` are checked at every stage of a step."""
+
+    def __init__(self, system):
+        self._system, self.stage = system, 0
+
+    def __getattr__(self, name: str):
+        return getattr(self._system, name)
+
+    def accelerations(self, t, q, v, **options):
+        self.stage += 1
+        a = self._system.accelerations(t, q, v, **options)
+        return _check_array(a, v, f"the acceleration of stage {self.stage} (t = {t:.6g} s)")
+
+
 def _stepper(system: MechanicalSystem, integrator: str | None):
-    """The function that takes one step of ``system``: its own step or an ODE integrator."""
+    """The function that takes one step of ``system``: its own step (``integrator=None``, a
+    stepped system) or an ODE integrator.
+
+    An ODE integrator sees the system through :class:`_Guarded`, so each stage is checked.
+    """
     if integrator is None:
-        if isinstance(system, SteppedSystem):
-            return lambda t, q, v, h, carry, options: system.step(t, q, v, h, carry, **options)
-        integrator = "rk4"
-    take = integrators.stepper(integrator, system)
-    return lambda t, q, v, h, carry, options: take(t, q, v, h, options)
+        return lambda t, q, v, h, carry, options: system.step(t, q, v, h, carry, **options)
+    integrators.stepper(integrator, system)  # checks that the system suits the integrator
+    guarded = _Guarded(system)
+    take = integrators.stepper(integrator, guarded)
+
+    def step(t, q, v, h, carry, options):
+        guarded.stage = 0
+        return take(t, q, v, h, options)
+
+    return step
+
+
+_REMEDY = (
+    "The step is probably too large for how stiff or fast the system is: try a smaller h "
+    "(e.g. h/10), an implicit integrator ('implicit-euler', 'trapezoidal'), or check the "
+    "stiffness, damping and applied forces."
+)
 
 
 def _duration(h: float, steps, duration) -> float:
@@ -184,6 +296,13 @@ def simulate(
     RuntimeError
         If events shorten the steps so often that far more steps than ``duration / h`` are
         needed.
+    SimulationDiverged
+        (a ``FloatingPointError``) At the first stage or step whose result is not finite or
+        not shaped like the state, or that overflows: the message names the step, the time,
+        the integrator, ``h`` and the component, and ``err.trajectory`` holds the motion up to
+        the last good state.
+    SimulationInterrupted
+        (a ``KeyboardInterrupt``) On Ctrl-C; ``err.trajectory`` holds the motion so far.
 
     Warns
     -----
@@ -196,36 +315,97 @@ def simulate(
     system = as_system(system)
     h = positive_scalar(h, "h")
     end = _duration(h, steps, duration)
+    if integrator is None and not isinstance(system, SteppedSystem):
+        integrator = "rk4"
     step = _stepper(system, integrator)
     q, v = system.check_state(q0, v0)
 
-    times, qs, vs = [0.0], [q], [v]
     # a stepped system may describe its initial state too, so that records line up with t
     start = getattr(system, "initial_records", None)
-    records = {key: [value] for key, value in start(q, v).items()} if start else {}
+    run = _Run(system, [0.0], [q], [v], start(q, v) if start else {})
     limit = _STEP_LIMIT * int(np.ceil(end / h - 1e-9)) + 100
     t, carry = 0.0, None
-    while t < end - 1e-12 * max(1.0, end):
-        if len(times) > limit:
-            raise RuntimeError(f"more than {limit} steps (events too frequent) before t={t:g}")
-        result = step(t, q, v, min(h, end - t), carry, options)
-        q, v, carry, t = result.q, result.v, result.carry, t + result.h
-        for key, value in result.info.items():
-            records.setdefault(key, []).append(value)
-        times.append(t)
-        qs.append(q)
-        vs.append(v)
-    # rows broadcast to the batch of the whole run (a step may add batch dimensions)
-    q_all, v_all = np.stack(np.broadcast_arrays(*qs)), np.stack(np.broadcast_arrays(*vs))
-    check = getattr(system, "check_trajectory", None)
-    if check is not None:
-        check(q_all, v_all, **options)
-    kinetic, potential = system.energy(q_all, v_all)
-    return Trajectory(
-        np.array(times),
-        q_all,
-        v_all,
-        np.asarray(kinetic),
-        np.asarray(potential),
-        {key: _stack(rows) for key, rows in records.items()},
-    )
+    try:
+        while t < end - 1e-12 * max(1.0, end):
+            if len(run.times) > limit:
+                raise RuntimeError(f"more than {limit} steps (events too frequent) before t={t:g}")
+            try:
+                with np.errstate(over="raise"):
+                    result = step(t, q, v, min(h, end - t), carry, options)
+                q, v = _check_array(result.q, q, "q"), _check_array(result.v, v, "v")
+            except (_Failure, FloatingPointError) as failure:
+                raise run.diverged(failure, integrator, h) from None
+            carry, t = result.carry, t + result.h
+            run.append(t, q, v, result.info)
+    except KeyboardInterrupt:
+        raise SimulationInterrupted(
+            f"simulate interrupted at t = {t:.6g} s after {len(run.times) - 1} steps; the "
+            "motion so far is kept in this exception's .trajectory (in IPython: "
+            "sys.last_value.trajectory)",
+            run.trajectory({}, finished=False),
+        ) from None
+    return run.trajectory(options, finished=True)
+
+
+@dataclass
+class _Run:
+    """The states and records a run has stored so far."""
+
+    system: MechanicalSystem
+    times: list
+    qs: list
+    vs: list
+    first: dict  # the records of the initial state, if the system describes it
+    records: dict = field(init=False)
+
+    def __post_init__(self):
+        self.records = {key: [value] for key, value in self.first.items()}
+
+    def append(self, t: float, q, v, info: dict) -> None:
+        for key, value in info.items():
+            self.records.setdefault(key, []).append(value)
+        self.times.append(t)
+        self.qs.append(q)
+        self.vs.append(v)
+
+    def diverged(self, failure: Exception, integrator, h: float) -> SimulationDiverged:
+        """The exception for a step that failed its checks, with the run so far."""
+        k, t = len(self.times) - 1, self.times[-1]
+        name = "the system's own step" if integrator is None else repr(integrator)
+        what = f"overflow ({failure})" if isinstance(failure, FloatingPointError) else failure
+        return SimulationDiverged(
+            f"simulate: step {k} from t = {t:.6g} s (integrator {name}, h = {h:g} s) failed: "
+            f"{what}.  {_REMEDY}  The {k + 1} states up to t = {t:.6g} s are kept in this "
+            "exception's .trajectory.",
+            self.trajectory({}, finished=False),
+            t,
+            k,
+            integrator,
+            h,
+        )
+
+    def trajectory(self, options: dict, finished: bool) -> Trajectory:
+        """The :class:`Trajectory` of the stored states (a finished run is also checked once).
+
+        A run cut short keeps only the records of its completed steps, and its energies are
+        evaluated with floating-point warnings silenced (its last states may be huge).
+        """
+        n, system = len(self.times), self.system
+        # rows broadcast to the batch of the whole run (a step may add batch dimensions)
+        q = np.stack(np.broadcast_arrays(*self.qs))
+        v = np.stack(np.broadcast_arrays(*self.vs))
+        check = getattr(system, "check_trajectory", None)
+        if finished and check is not None:
+            check(q, v, **options)
+        with np.errstate(all="ignore") if not finished else contextlib.nullcontext():
+            kinetic, potential = system.energy(q, v)
+        # a record starts with the initial state's row or with the first step's
+        rows = {key: values[: n - (key not in self.first)] for key, values in self.records.items()}
+        return Trajectory(
+            np.array(self.times),
+            q,
+            v,
+            np.asarray(kinetic),
+            np.asarray(potential),
+            {key: _stack(values) for key, values in rows.items()},
+        )

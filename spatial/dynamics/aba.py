@@ -320,6 +320,9 @@ def aba(model: Model, q, qd, tau, f_ext=None, assembly: str = "standard") -> np.
         ``f_ext`` has the wrong shape or a nonzero row 0; if the batch shapes do not broadcast;
         if ``assembly`` is unknown, or a variant is asked for with a singular body inertia; if
         a joint moves a subtree without mass or inertia along its motion (``D_i`` singular).
+    FloatingPointError
+        If the result overflows because the velocities or forces are too large (e.g. inside a
+        diverging simulation), told apart from a singular ``D_i`` by ``q̈(q, 0, 0)``.
 
     Examples
     --------
@@ -343,6 +346,15 @@ def aba(model: Model, q, qd, tau, f_ext=None, assembly: str = "standard") -> np.
         return _VARIANTS[assembly](model, q, Xup, S, c, IA, pA, tau, batch)
     qdd = _aba(model, q, qd, tau, f_ext)  # checks the batch shapes first
     if not np.isfinite(qdd).all():
+        # D_i depends on q alone: if q̈(q, 0, 0) is finite, the velocities or forces overflowed
+        with np.errstate(all="ignore"):
+            at_rest = _aba(model, q, np.zeros_like(qd), np.zeros_like(tau), None)
+        if np.isfinite(at_rest).all():
+            largest = max(float(np.abs(x).max(initial=0.0)) for x in (qd, tau))
+            raise FloatingPointError(
+                f"aba: q̈ overflowed: the velocities or forces (largest |q̇|, |τ| = "
+                f"{largest:.3g}) are too large for {qdd.dtype.name} arithmetic"
+            )
         raise ValueError(
             "aba: a joint's articulated inertia D_i = S_iᵀ I^A_i S_i is singular: the subtree "
             "it moves has no mass or no inertia along its motion, so q̈ is undefined"
