@@ -111,7 +111,7 @@ def expected_figures(book: Path, executed: Path) -> dict[str, int]:
     of the same name in ``executed``.  Raises ``FileNotFoundError`` if a page has no executed
     notebook (the book was not built from ``executed``) or ``book`` has no chapter page.
     """
-    pages = sorted(book.glob("[0-9][0-9]-*.html"))
+    pages = sorted(book.glob("[0-9][0-9]*-*.html"))
     if not pages:
         raise FileNotFoundError(f"no chapter page (NN-*.html) in {book}")
     missing = [p.name for p in pages if not (executed / f"{p.stem}.ipynb").is_file()]

@@ -64,7 +64,7 @@ def notebooks_in(source: Path, names: list[str] | None = None) -> list[Path]:
         if missing:
             raise FileNotFoundError(f"no such notebook in {source}: {', '.join(missing)}")
         return paths
-    return sorted(source.glob("[0-9][0-9]-*.ipynb"))
+    return sorted(source.glob("[0-9][0-9]*-*.ipynb"))
 
 
 def copy_book_sources(source: Path, target: Path) -> list[Path]:
@@ -187,7 +187,7 @@ def remove_stale(notebooks: list[Path], target: Path) -> list[str]:
     of contents).
     """
     keep = {p.name for p in notebooks}
-    stale = [p for p in sorted(target.glob("[0-9][0-9]-*.ipynb")) if p.name not in keep]
+    stale = [p for p in sorted(target.glob("[0-9][0-9]*-*.ipynb")) if p.name not in keep]
     for path in stale:
         path.unlink()
     return [p.name for p in stale]

@@ -74,7 +74,7 @@ def write_student_edition(source: Path, target: Path) -> list[Path]:
         shutil.rmtree(target)
     target.mkdir(parents=True)
     written = []
-    for path in sorted(source.glob("[0-9][0-9]-*.ipynb")):
+    for path in sorted(source.glob("[0-9][0-9]*-*.ipynb")):
         notebook = json.loads(path.read_text())
         try:
             notebook["cells"] = student_cells(notebook["cells"])
