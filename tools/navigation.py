@@ -22,7 +22,7 @@ def reading_order(folder: Path = NOTEBOOKS) -> list[Path]:
     """The chapter notebooks in the order ``_toc.yml`` lists them (other pages left out)."""
     toc = (folder / "_toc.yml").read_text()
     stems = re.findall(r"^(?:root|\s*- file):\s*(\S+)\s*$", toc, flags=re.M)
-    return [folder / f"{stem}.ipynb" for stem in stems if re.match(r"\d\d-", stem)]
+    return [folder / f"{stem}.ipynb" for stem in stems if re.match(r"\d\d[a-z]?-", stem)]
 
 
 def title(path: Path) -> str:
