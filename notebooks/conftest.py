@@ -9,7 +9,10 @@ the cells nbval executed and fails if there are fewer than the notebook's minimu
 are printed at the end of the run.  Under ``MPLBACKEND=Agg`` the check is skipped, saying why.
 """
 
+import json
 import os
+import statistics
+import tempfile
 
 import pytest
 
@@ -62,6 +65,8 @@ class FigureCount(pytest.Item):
             pytest.skip("MPLBACKEND=Agg discards figures; `make test-notebooks` counts them")
         count = sum(_image_outputs(cell.test_outputs) for cell in self.cells)
         self.user_properties.append((_COUNTS_KEY, (self.notebook, count, self.minimum)))
+        updates = [(self.notebook, w, s) for w, s in _widget_updates(self.notebook)]
+        self.user_properties.append((_TIMES_KEY, updates))
         if count < self.minimum:
             raise AssertionError(
                 f"{self.notebook}: the executed notebook has {count} image output(s), fewer than"
@@ -94,13 +99,47 @@ def pytest_collection_modifyitems(session, config, items):
     items[:] = out
 
 
+# Widget update times: spatial.nb.interact appends each update's wall time to the file named by
+# SPATIAL_WIDGET_TIMES, which is set per notebook before its kernel starts (the kernel inherits
+# the environment); the figure-count item of the notebook reads them back.  They are printed, not
+# asserted (speed is measured, never tested): the first update of each widget is its teaching
+# default, the others are the test cells driving it.
+_TIMES_KEY = "widget_updates"
+_TIMES_DIR = tempfile.mkdtemp(prefix="spatial-widget-times-")
+
+
+def _times_file(notebook: str) -> str:
+    return os.path.join(_TIMES_DIR, f"{notebook}.jsonl")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    if type(item).__name__ == "IPyNbCell":
+        os.environ["SPATIAL_WIDGET_TIMES"] = _times_file(item.path.stem)
+
+
+def _widget_updates(notebook: str) -> list[tuple[str, list[float]]]:
+    try:
+        with open(_times_file(notebook), encoding="utf-8") as rows:
+            records = [json.loads(line) for line in rows]
+    except FileNotFoundError:
+        return []
+    updates: dict[str, list[float]] = {}
+    for record in records:
+        updates.setdefault(record["widget"], []).append(record["seconds"])
+    return list(updates.items())
+
+
 def pytest_runtest_logreport(report):
     for key, value in getattr(report, "user_properties", ()):
         if key == _COUNTS_KEY and report.when == "call":
             _counts.append(value)
+        if key == _TIMES_KEY and report.when == "call":
+            _times.extend(value)
 
 
 _counts: list = []
+_times: list = []
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -108,3 +147,12 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("image outputs per notebook (found / minimum)")
         for notebook, count, minimum in sorted(_counts):
             terminalreporter.write_line(f"{notebook}: {count} / {minimum}")
+    if _times:
+        terminalreporter.section("widget updates (s): first = teaching default, median of all")
+        for notebook, widget, seconds in sorted(_times):
+            median = statistics.median(seconds)
+            flag = "  > 1 s" if median > 1.0 else ""
+            terminalreporter.write_line(
+                f"{notebook:32s} {widget:28s} first {seconds[0]:6.3f}  median {median:6.3f}"
+                f"  ({len(seconds)} updates){flag}"
+            )

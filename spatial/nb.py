@@ -17,10 +17,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import json
 import os
 import re
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -315,7 +317,7 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
 
     @functools.wraps(fn)  # keeps fn's signature, so its defaults become the initial values
     def run(**kwargs):
-        start = len(_pending())
+        start, clock = len(_pending()), time.perf_counter()
         try:
             result = fn(**kwargs)
             if plt.get_fignums() and not static:
@@ -326,6 +328,7 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
         for canvas in shown:
             _close_live(canvas)
         shown[:] = made
+        _record_update(fn, time.perf_counter() - clock)
         return result
 
     widget = ipywidgets.interactive(run, **controls)
@@ -341,6 +344,22 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
 
         display(widget)
     return widget
+
+
+#: Environment variable naming a file to which every widget update appends its time (JSON lines).
+WIDGET_TIMES = "SPATIAL_WIDGET_TIMES"
+
+
+def _record_update(fn: Callable, seconds: float) -> None:
+    """Append one widget update's wall time to the file named by ``SPATIAL_WIDGET_TIMES``.
+
+    The notebook tests set it per notebook and print a table of the updates
+    (``notebooks/conftest.py``), so a slow widget is visible; nothing is recorded otherwise.
+    """
+    path = os.environ.get(WIDGET_TIMES)
+    if path:
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps({"widget": fn.__name__, "seconds": seconds}) + "\n")
 
 
 @contextlib.contextmanager
