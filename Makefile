@@ -9,7 +9,7 @@ NB_ENV := SPATIAL_NB_FAST=1 SPATIAL_NB_STRICT=1 MPLBACKEND=module://matplotlib_i
 # Jupyter refuses to run as root unless told to (containers often run as root)
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup lab test test-lib test-notebooks test-browser test-book book lint figures bench navigation student clean
+.PHONY: setup lab test test-lib test-notebooks test-browser test-book book lint figures bench navigation student grade clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -71,6 +71,12 @@ navigation: $(STAMP)
 
 student: $(STAMP)
 	$(BIN)/python tools/student_edition.py notebooks student
+
+# Grade a class: SUBMISSIONS holds one folder per student with their student-edition notebooks;
+# writes grades.csv and feedback/<student>.md there (tools/grade.py).
+grade: $(STAMP)
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=<folder>"; exit 2; }
+	$(BIN)/python tools/grade.py $(SUBMISSIONS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
