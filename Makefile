@@ -14,7 +14,7 @@ LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[notebooks,test,robots,book]"
+	$(BIN)/python -m pip install --quiet -e ".[notebooks,test,robots,book,classroom]"
 	touch $@
 
 setup: $(STAMP)

@@ -36,6 +36,7 @@ __all__ = [
     "check",
     "fast_mode",
     "strict_mode",
+    "grading_mode",
     "static_mode",
     "figure3d",
     "figure3d_mode",
@@ -59,6 +60,15 @@ def static_mode() -> bool:
 def strict_mode() -> bool:
     """True when ``SPATIAL_NB_STRICT`` is set: exercise checks raise instead of printing."""
     return _flag("SPATIAL_NB_STRICT")
+
+
+def grading_mode() -> bool:
+    """True when ``SPATIAL_NB_GRADING`` is set: a check cell raises unless the answer passes.
+
+    For graders that score a cell by whether it runs without an error (nbgrader's autograder
+    tests): an untouched stub then fails as well as a wrong answer.
+    """
+    return _flag("SPATIAL_NB_GRADING")
 
 
 def figure3d_mode() -> str:
@@ -426,7 +436,8 @@ def check(exercise: str, solution: Callable) -> bool:
     KeyError
         If no checker is registered under ``exercise``.
     AssertionError
-        In strict mode, for a wrong answer.
+        In strict mode, for a wrong answer; in grading mode (``SPATIAL_NB_GRADING``), for a
+        wrong answer or an untouched stub.
     NotImplementedError
         In strict mode, for a reference solution (``solution_*``) that is still a stub.
     """
@@ -451,10 +462,12 @@ def check(exercise: str, solution: Callable) -> bool:
     except NotImplementedError:
         if strict_mode() and getattr(solution, "__name__", "").startswith("solution_"):
             raise
+        if grading_mode():
+            raise AssertionError(f"Exercise {exercise}: not attempted") from None
         print(f"Exercise {exercise}: not attempted yet.")
         return False
     except AssertionError as err:
-        if strict_mode():
+        if strict_mode() or grading_mode():
             raise
         print(f"Exercise {exercise}: not right yet: {err}")
         return False

@@ -10,7 +10,11 @@ and checks that the attempt is still there afterwards (the solutions define ``so
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -25,6 +29,19 @@ import student_edition  # noqa: E402
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]*-*.ipynb"))
 
 
+def _has_nbgrader() -> bool:
+    return importlib.util.find_spec("nbgrader") is not None
+
+
+def _nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, SPATIAL_NB_GRADING="1", SPATIAL_NB_FAST="1", MPLBACKEND="Agg")
+    env.pop("SPATIAL_NB_STRICT", None)
+    # nbgrader runs the alembic command of its environment, beside this interpreter
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    command = [sys.executable, "-m", "nbgrader", *args, f"--CourseDirectory.root={course}"]
+    return subprocess.run(command, cwd=course, env=env, capture_output=True, text=True, timeout=600)
+
+
 @pytest.fixture(scope="module")
 def edition(tmp_path_factory):
     target = tmp_path_factory.mktemp("student")
@@ -36,10 +53,19 @@ def _tags(cell):
     return set(cell.get("metadata", {}).get("tags", []))
 
 
+def _without_nbgrader(cells):
+    """The cells as the full edition has them: the nbgrader metadata the edition adds removed."""
+    out = []
+    for cell in cells:
+        meta = {k: v for k, v in cell.get("metadata", {}).items() if k != "nbgrader"}
+        out.append(cell | {"metadata": meta})
+    return out
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_student_notebook_is_the_full_one_without_solutions(edition, path):
     full = json.loads(path.read_text())["cells"]
-    student = json.loads((edition / path.name).read_text())["cells"]
+    student = _without_nbgrader(json.loads((edition / path.name).read_text())["cells"])
     assert not any("solution" in _tags(c) for c in student)
     assert not any("solution_" in "".join(c["source"]) for c in student), "a solution is left"
     solutions = sum("solution" in _tags(c) for c in full)
@@ -102,3 +128,71 @@ def test_run_all_in_the_full_edition_keeps_a_students_attempt(tmp_path, monkeypa
     assert exercise.startswith(NOTEBOOKS[0].name[:2])  # the attempt was checked, and failed
     assert f"Exercise {exercise}: correct." in printed  # the solution cell checked itself
     assert "after Run All: mine" in printed  # and did not replace the student's function
+
+
+def test_every_cell_carries_nbgrader_metadata_with_one_graded_check_per_exercise(edition):
+    for path in NOTEBOOKS:
+        cells = json.loads((edition / path.name).read_text())["cells"]
+        meta = [c["metadata"]["nbgrader"] for c in cells]
+        assert all(m["schema_version"] == 3 for m in meta)
+        ids = [m["grade_id"] for m in meta if m["locked"] or m["grade"]]
+        assert len(set(ids)) == len(ids), f"{path.name}: grade ids must be unique"
+        answers = [k for k, c in enumerate(cells) if "exercise" in _tags(c)]
+        assert [k for k, m in enumerate(meta) if not m["locked"]] == answers
+        graded = [k for k, m in enumerate(meta) if m["grade"]]
+        assert graded == [k + 1 for k in answers]  # the check right under each stub
+        assert all(meta[k]["points"] == 1 and meta[k]["locked"] for k in graded)
+
+
+def test_grading_mode_fails_an_untouched_stub_and_a_wrong_answer(monkeypatch):
+    import spatial as sp
+
+    def crm(v):
+        raise NotImplementedError
+
+    monkeypatch.setenv("SPATIAL_NB_GRADING", "1")
+    monkeypatch.delenv("SPATIAL_NB_STRICT", raising=False)
+    with pytest.raises(AssertionError, match="not attempted"):
+        sp.nb.check("01.2", crm)
+    with pytest.raises(AssertionError):
+        sp.nb.check("01.2", lambda v: sp.crf(v))
+    assert sp.nb.check("01.2", sp.crm) is True
+
+
+@pytest.mark.skipif(not _has_nbgrader(), reason="the classroom extra (nbgrader) is not installed")
+def test_nbgrader_takes_a_chapter_of_the_edition_as_an_assignment(edition, tmp_path):
+    """nbgrader releases chapter 01 and autogrades a submission with one right answer."""
+    course = tmp_path / "course"
+    source = course / "source" / "ch01"
+    source.mkdir(parents=True)
+    shutil.copy(edition / NOTEBOOKS[0].name, source / NOTEBOOKS[0].name)
+    run = _nbgrader(course, "generate_assignment", "ch01", "--force")
+    released = course / "release" / "ch01" / NOTEBOOKS[0].name
+    assert run.returncode == 0 and released.exists(), run.stdout + run.stderr
+    notebook = json.loads(released.read_text())
+    stub = next(c for c in notebook["cells"] if "exercise" in _tags(c))
+    name = "".join(stub["source"]).split("(")[0].removeprefix("def ")
+    assert name == "transform_from_description"  # 01.1: answered right, the others untouched
+    stub["source"] = (
+        "def transform_from_description(theta, d):\n"
+        "    return sp.xlt([0.0, d, 0.0]) @ sp.rotx(theta)\n"
+    )
+    submitted = course / "submitted" / "ada" / "ch01"
+    submitted.mkdir(parents=True)
+    (submitted / NOTEBOOKS[0].name).write_text(json.dumps(notebook))
+    run = _nbgrader(course, "autograde", "ch01", "--force")
+    assert run.returncode == 0, run.stdout + run.stderr
+    graded = json.loads((course / "autograded" / "ada" / "ch01" / NOTEBOOKS[0].name).read_text())
+    errors = {
+        c["metadata"]["nbgrader"]["grade_id"]
+        for c in graded["cells"]
+        if c["metadata"].get("nbgrader", {}).get("grade")
+        and any(o.get("output_type") == "error" for o in c.get("outputs", []))
+    }
+    checks = {
+        c["metadata"]["nbgrader"]["grade_id"]
+        for c in graded["cells"]
+        if c["metadata"].get("nbgrader", {}).get("grade")
+    }
+    assert "check-01_1" in checks and "check-01_1" not in errors
+    assert errors == checks - {"check-01_1"}  # the untouched stubs fail their tests

@@ -10,6 +10,15 @@ note under the exercises heading.  Everything before the first exercise is uncha
 full edition's tests cover it; the checkers stay and report "not attempted yet" on an untouched
 stub.
 
+Every cell also carries nbgrader's metadata (schema 3), so an instructor who grades with nbgrader
+can take the edition as an assignment's source: the exercise stubs are the only editable cells
+(kept as they are, not marked as nbgrader ``solution`` cells, whose content nbgrader would
+replace by its own stub without the function's signature), the check cells under them are
+autograder tests worth one point each (``grade``, locked), and every other cell is read-only.
+The checks score by raising: run nbgrader's autograder with ``SPATIAL_NB_GRADING=1`` in its
+environment, so that an untouched stub fails its test like a wrong answer
+(``spatial.nb.grading_mode``).
+
 Usage: ``python tools/student_edition.py [SOURCE_DIR] [TARGET_DIR]`` (defaults ``notebooks``
 and ``student``); ``make student`` runs it.
 """
@@ -17,6 +26,7 @@ and ``student``); ``make student`` runs it.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -63,6 +73,28 @@ def student_cells(cells: list[dict]) -> list[dict]:
     return out
 
 
+CHECK = re.compile(r'^sp\.nb\.check\("(\d\d\.\d+)",\s*\w+\)\s*$')
+
+
+def nbgrader_metadata(cells: list[dict]) -> None:
+    """Add nbgrader's cell metadata (schema 3) to the cells of a student notebook, in place."""
+    for k, cell in enumerate(cells):
+        source = "".join(cell["source"]).strip()
+        check = CHECK.match(source) if cell["cell_type"] == "code" else None
+        meta = {"grade": False, "solution": False, "locked": True, "schema_version": 3}
+        if "exercise" in _tags(cell):  # editable, and kept as it is (a "solution" cell's
+            meta["locked"] = False  # content would be replaced by nbgrader's own stub)
+        elif check:
+            meta |= {
+                "grade": True,
+                "points": 1,
+                "grade_id": "check-" + check.group(1).replace(".", "_"),
+            }
+        else:
+            meta["grade_id"] = f"cell-{k}"
+        cell.setdefault("metadata", {})["nbgrader"] = meta
+
+
 def write_student_edition(source: Path, target: Path) -> list[Path]:
     """Write the student edition of every ``NN-*.ipynb`` in ``source`` into ``target``.
 
@@ -80,6 +112,7 @@ def write_student_edition(source: Path, target: Path) -> list[Path]:
             notebook["cells"] = student_cells(notebook["cells"])
         except ValueError as error:
             raise ValueError(f"{path.name}: {error}") from None
+        nbgrader_metadata(notebook["cells"])
         out = target / path.name
         out.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
         written.append(out)
