@@ -1,11 +1,13 @@
-"""The book's pages around the chapters: the API reference, and the link forms chapters use.
+"""The book's pages around the chapters: landing page, glossary, "choosing a method", API.
 
 ``notebooks/api/*.md`` are written by ``tools/api_pages.py``: the pages on disk must be what it
 writes now (so a name added to an ``__all__`` cannot be missing), every public name must have
 an entry, and each section must link the chapters README.md's table says teach its module.
-One small Sphinx build with the book's configuration checks the link forms the pages document
-(an API entry and a glossary term linked from a notebook's Markdown cell) and that a link to an
-entry that does not exist fails the build.
+The tables of ``notebooks/choosing.md`` must be what ``tools/choosing_tables.py`` computes now.
+The glossary must define the course's terms, each with its chapters and sources, and the landing
+page must be the book's root and map every chapter.  One small Sphinx build with the book's
+configuration checks the link forms the pages document (an API entry and glossary terms linked
+from a notebook's Markdown cell) and that a link to an entry that does not exist fails it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import api_pages  # noqa: E402
+import choosing_tables  # noqa: E402
 
 NOTEBOOKS = ROOT / "notebooks"
 
@@ -128,6 +131,88 @@ def test_every_documented_module_has_a_page_and_the_toc_lists_them():
     assert top == documented, f"modules without a page: {top - documented}"
 
 
+# --- the landing page, the glossary and "choosing a method" ------------------------------------
+
+CHAPTERS = sorted(NOTEBOOKS.glob("[0-9][0-9]-*.ipynb"))
+PAGES = ("index.md", "glossary.md", "choosing.md", "notation.md")
+
+
+def test_the_landing_page_is_the_root_and_maps_every_chapter():
+    toc = (NOTEBOOKS / "_toc.yml").read_text()
+    assert re.search(r"^root: index$", toc, flags=re.M)
+    listed = re.findall(r"^\s*- file: (\S+)$", toc, flags=re.M)
+    assert listed[:18] == [p.stem for p in CHAPTERS]  # the chapters first, then the pages
+    assert listed[18:22] == ["choosing", "glossary", "notation", "api/index"]
+    landing = (NOTEBOOKS / "index.md").read_text()
+    table = [line for line in landing.splitlines() if re.match(r"\| \[\d\d ", line)]
+    assert [re.search(r"\]\((\S+)\.ipynb\)", row).group(1) for row in table] == [
+        p.stem for p in CHAPTERS
+    ]
+    for command in ("make lab", "make test", "make book", "make student"):
+        assert f"`{command}`" in landing
+    for text in ("Featherstone", "Sueda", "ArtiSynth", "90 minutes", "NumPy"):
+        assert text in landing
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_pages_do_not_point_outside_the_repository_clone(name):
+    text = (NOTEBOOKS / name).read_text()
+    assert "shared/" not in text and "/work/" not in text
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+        if not target.startswith("http"):
+            assert (NOTEBOOKS / target).exists(), f"{name} links {target}"
+
+
+#: Terms the course uses, by their anchor in the glossary (``glossary.md#<anchor>``).
+TERMS = """
+activation-dynamics apparent-inverse-inertia articulated-inertia attachment backward-error
+baumgarte-stabilization bisp branch-induced-sparsity centroidal-momentum
+commutator-free-integrator complementarity compliance composite-rigid-body condition-number
+delassus-matrix dynamic-equivalence floating-base force-subspace friction-cone gear-ratio
+hill-model jacobian-redmax joint-space-inertia-matrix kkt-system lcp loop-joint
+maximal-coordinates modified-energy motion-subspace musculotendon-unit null-space
+operation-count pennation pgs plücker-coordinates qp reduced-coordinates regularization
+restitution rotor-inertia spanning-tree spatial-vector staggered-projections stiff
+symbolic-simplification symplectic
+""".split()
+
+
+def _glossary_terms() -> dict[str, str]:
+    """Anchor (MyST's slug of the heading) → the term's text."""
+    text = (NOTEBOOKS / "glossary.md").read_text()
+    terms = {}
+    for block in text.split("\n### ")[1:]:
+        heading, body = block.split("\n", 1)
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        terms[slug] = body.split("\n## ")[0]
+    return terms
+
+
+def test_the_glossary_defines_every_course_term_with_chapters_and_sources():
+    terms = _glossary_terms()
+    missing = [t for t in TERMS if t not in terms]
+    assert not missing, f"terms missing from the glossary: {missing}"
+    names = sorted(terms)
+    assert names == sorted(names, key=str.lower)  # alphabetical
+    for slug, body in terms.items():
+        assert re.search(r"\[\d\d\]\(\d\d-[\w-]+\.ipynb\)", body), f"{slug}: no chapter link"
+        assert re.search(r"\b[FSA] (§|eq|ch|part)|Millard|Celledoni", body), f"{slug}: no source"
+
+
+def test_the_choosing_page_shows_what_the_package_computes_now():
+    shown = choosing_tables.page_tables((NOTEBOOKS / "choosing.md").read_text())
+    computed = choosing_tables.tables()
+    assert sorted(shown) == sorted(computed)
+    stale = [name for name in computed if shown[name] != computed[name]]
+    assert not stale, f"stale tables {stale}: run `python tools/choosing_tables.py --write`"
+
+
+def test_every_section_of_the_choosing_page_links_its_chapters():
+    text = (NOTEBOOKS / "choosing.md").read_text()
+    for section in text.split("\n## ")[1:]:
+        assert re.search(r"\]\(\d\d-[\w-]+\.ipynb\)", section), section.splitlines()[0]
+
+
 # --- the link forms, in a small build of the book's configuration --------------------------------
 
 
@@ -160,6 +245,7 @@ def test_links_from_a_notebook_reach_api_entries_and_glossary_terms(tmp_path):
     (source / "index.md").write_text("# Landing\n\n[aba](api/dynamics.md#spatial.dynamics.aba)\n")
     (source / "glossary.md").write_text(
         "# Glossary\n\n## A\n\n### Articulated inertia\n\nWhat a body feels.\n"
+        "\n## P\n\n### Plücker coordinates\n\nSix numbers.\n"
     )
     (source / "api" / "dynamics.md").write_text(
         "# Dynamics\n\n```{eval-rst}\n.. autofunction:: spatial.dynamics.aba\n```\n"
@@ -167,13 +253,15 @@ def test_links_from_a_notebook_reach_api_entries_and_glossary_terms(tmp_path):
     _markdown_notebook(
         source / "01-a.ipynb",
         "# 01 A\n\nThe [ABA](api/dynamics.md#spatial.dynamics.aba) uses the "
-        "[articulated inertia](glossary.md#articulated-inertia).",
+        "[articulated inertia](glossary.md#articulated-inertia) and "
+        "[Plücker coordinates](glossary.md#plucker-coordinates).",
     )
     run = _build(source, tmp_path / "out")
     assert run.returncode == 0, run.stderr
     page = (tmp_path / "out" / "01-a.html").read_text()
     assert 'href="api/dynamics.html#spatial.dynamics.aba"' in page
     assert 'href="glossary.html#articulated-inertia"' in page
+    assert 'href="glossary.html#plucker-coordinates"' in page
     assert 'id="spatial.dynamics.aba"' in (tmp_path / "out" / "api" / "dynamics.html").read_text()
 
     wrong = "# 01 A\n\n[no](api/dynamics.md#spatial.dynamics.abba)"
