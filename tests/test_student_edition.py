@@ -102,3 +102,10 @@ def test_run_all_in_the_full_edition_keeps_a_students_attempt(tmp_path, monkeypa
     assert exercise.startswith(NOTEBOOKS[0].name[:2])  # the attempt was checked, and failed
     assert f"Exercise {exercise}: correct." in printed  # the solution cell checked itself
     assert "after Run All: mine" in printed  # and did not replace the student's function
+
+
+def test_the_edition_keeps_the_pages_the_notebooks_link(edition):
+    for name in ("_toc.yml", "index.md", "glossary.md", "notation.md", "choosing.md"):
+        assert (edition / name).read_text() == (ROOT / "notebooks" / name).read_text()
+    assert (edition / "api" / "dynamics.md").exists()
+    assert not (edition / "conftest.py").exists()
