@@ -9,7 +9,7 @@ NB_ENV := SPATIAL_NB_FAST=1 SPATIAL_NB_STRICT=1 MPLBACKEND=module://matplotlib_i
 # Jupyter refuses to run as root unless told to (containers often run as root)
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup lab test test-lib test-notebooks test-browser test-book book lint figures bench navigation student grade clean
+.PHONY: setup lab test test-lib test-notebooks test-browser test-book book api choosing lint figures bench navigation student grade clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,16 @@ book: $(STAMP)
 	$(BIN)/python tools/execute_notebooks.py --jobs 2 $(if $(BOOK_FAST),--fast) notebooks build/executed
 	SPATIAL_BOOK_EXECUTE=off $(BOOK) build/executed build/book
 	@echo "the book is in build/book/index.html"
+
+# The API reference's pages (notebooks/api/*.md) from the package's __all__ lists; run it after
+# changing an __all__ (tests/test_book_pages.py fails until the pages are current).
+api: $(STAMP)
+	$(BIN)/python tools/api_pages.py
+
+# The tables of notebooks/choosing.md, computed with the package (tests/test_book_pages.py fails
+# when the page shows other numbers than the package computes now).
+choosing: $(STAMP)
+	$(BIN)/python tools/choosing_tables.py --write
 
 # A real browser opens the course (tools/browser_test.py); Debian's Chromium and its driver are
 # installed on first use (as root, or through sudo).

@@ -41,3 +41,47 @@ html_theme_options = {"show_toc_level": 2}
 # an explicit default colour mode: without one the theme logs "invalid theme mode" to the
 # browser console on a reader's first visit
 html_context = {"default_mode": "auto"}
+
+# The API reference (notebooks/api/, written by tools/api_pages.py): autodoc reads the package's
+# docstrings, napoleon their NumPy-style sections.  Parameter and return types stay plain text
+# (use_param/use_rtype off): as :type: fields Sphinx would turn every word of "array, shape
+# (nv,)" into a cross-reference, and "nv" or "shape" matches attributes of unrelated classes.
+extensions += ["sphinx.ext.autodoc", "sphinx.ext.napoleon"]
+napoleon_google_docstring = False
+napoleon_numpy_docstring = True
+napoleon_use_param = False
+napoleon_use_rtype = False
+# an "Attributes" section as a field list like "Parameters", for the same reason: as attribute
+# entries its types would be cross-referenced word by word, and a NamedTuple's fields would be
+# described twice (the section, and the fields' own "Alias for field number k" docstrings,
+# which _skip_namedtuple_aliases leaves out)
+napoleon_custom_sections = [("Attributes", "params_style")]
+add_module_names = False  # an entry shows aba(model, q, qd, tau); its anchor keeps the full name
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"
+autodoc_default_options = {"member-order": "bysource"}
+
+# How to link an API entry from a chapter: a plain Markdown link to its page with the object's
+# full name as the anchor, [sp.aba](api/dynamics.md#spatial.dynamics.aba).  JupyterLab opens the
+# page; here the link lands on the entry, because the hook below registers every documented
+# Python object as a link target of its page (MyST resolves `page.md#id` against headings and
+# labels only, and would warn that the entry's id is not found).  A link to an entry that does
+# not exist still fails the build.  {py:func}`spatial.dynamics.aba` works too, in the book only.
+
+
+def _python_objects_as_link_targets(app, env):
+    std, py = env.get_domain("std"), env.get_domain("py")
+    for name, entry in py.objects.items():
+        std.anonlabels.setdefault(name, (entry.docname, entry.node_id))
+    return []
+
+
+def _skip_namedtuple_aliases(app, what, name, obj, skip, options):
+    if (getattr(obj, "__doc__", None) or "").startswith("Alias for field number"):
+        return True
+    return None
+
+
+def setup(app):
+    app.connect("env-updated", _python_objects_as_link_targets)
+    app.connect("autodoc-skip-member", _skip_namedtuple_aliases)

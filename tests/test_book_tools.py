@@ -199,6 +199,20 @@ def test_expected_figures_pairs_each_chapter_page_with_its_executed_notebook(tmp
         book_pages.expected_figures(executed, executed)
 
 
+def test_other_pages_are_every_page_but_the_chapters_and_sphinx_own(tmp_path):
+    for name in ("01-a.html", "index.html", "glossary.html", "search.html", "genindex.html"):
+        (tmp_path / name).write_text("<html/>")
+    (tmp_path / "api").mkdir()
+    (tmp_path / "api" / "dynamics.html").write_text("<html/>")
+    (tmp_path / "_static").mkdir()
+    (tmp_path / "_static" / "x.html").write_text("<html/>")
+    assert book_pages.other_pages(tmp_path) == ["api/dynamics.html", "glossary.html", "index.html"]
+    # the chapters are still paired with their notebooks, whatever other pages the book has
+    (tmp_path / "ex").mkdir()
+    _executed_with_images(tmp_path / "ex" / "01-a.ipynb", [1])
+    assert book_pages.expected_figures(tmp_path, tmp_path / "ex") == {"01-a.html": 1}
+
+
 CLEAN = {
     "images": 3,
     "broken": [],
@@ -230,6 +244,13 @@ def test_page_problems_names_each_failure(expected, change, mathjax, console, me
     seen = {**CLEAN, **{k: v for k, v in change.items() if k != "unshown"}}
     problems = book_pages.page_problems(expected, seen, mathjax, console, unshown)
     assert len(problems) == 1 and message in problems[0], problems
+
+
+def test_a_page_without_a_notebook_needs_no_figure_but_clean_equations_and_console():
+    bare = {**CLEAN, "images": 0}
+    assert book_pages.page_problems(None, bare, "typeset", []) == []
+    problems = book_pages.page_problems(None, {**bare, "typeset": 4}, "typeset", ["x.js Error"])
+    assert len(problems) == 2 and "1 of 5 equations not typeset" in problems[0]
 
 
 def test_a_page_with_all_its_figures_and_equations_passes():

@@ -196,3 +196,10 @@ def test_nbgrader_takes_a_chapter_of_the_edition_as_an_assignment(edition, tmp_p
     }
     assert "check-01_1" in checks and "check-01_1" not in errors
     assert errors == checks - {"check-01_1"}  # the untouched stubs fail their tests
+
+
+def test_the_edition_keeps_the_pages_the_notebooks_link(edition):
+    for name in ("_toc.yml", "index.md", "glossary.md", "notation.md", "choosing.md"):
+        assert (edition / name).read_text() == (ROOT / "notebooks" / name).read_text()
+    assert (edition / "api" / "dynamics.md").exists()
+    assert not (edition / "conftest.py").exists()

@@ -14,6 +14,10 @@
    (``mjx-merror``), and no raw ``$$``, ``\\(`` or ``\\[`` is left in the prose;
 3. the browser console logged no error while the page loaded.
 
+The book's other pages (the landing page, "choosing a method", the glossary, the notation page
+and the API reference, :func:`other_pages`) have no notebook behind them: they are checked for
+2 and 3 only, and for broken images.
+
 The counting and judging are plain functions (tested in ``tests/test_book_tools.py``); only
 :func:`check_pages` needs the browser, a Selenium driver that ``tools/browser_test.py`` passes.
 """
@@ -122,15 +126,35 @@ def expected_figures(book: Path, executed: Path) -> dict[str, int]:
     return {p.name: image_outputs(executed / f"{p.stem}.ipynb") for p in pages}
 
 
+#: Pages Sphinx writes by itself: not part of the course's text.
+GENERATED_PAGES = ("genindex.html", "search.html", "py-modindex.html")
+
+
+def other_pages(book: Path) -> list[str]:
+    """The book's pages that are not chapters (landing, glossary, API reference, ...), as paths
+    relative to ``book``; Sphinx's own index and search pages are left out."""
+    pages = sorted(
+        p.relative_to(book).as_posix()
+        for p in book.rglob("*.html")
+        if not p.relative_to(book).parts[0].startswith("_")
+    )
+    return [p for p in pages if not re.fullmatch(r"\d\d-.*\.html", p) and p not in GENERATED_PAGES]
+
+
 def page_problems(
-    expected: int, seen: dict, mathjax: str, console: list[str], unshown: list[int] = ()
+    expected: int | None,
+    seen: dict,
+    mathjax: str,
+    console: list[str],
+    unshown: list[int] = (),
 ) -> list[str]:
     """What is wrong with one page, from what it should show and what the browser saw.
 
     Parameters
     ----------
-    expected : int
-        Image outputs of the page's executed notebook.
+    expected : int or None
+        Image outputs of the page's executed notebook; ``None`` for a page without a notebook
+        (no figure is required of it).
     seen : dict
         :data:`PAGE_JS`'s result for the page.
     mathjax : str
@@ -146,7 +170,7 @@ def page_problems(
         problems.append("its executed notebook has no figure")
     if unshown:
         problems.append(f"cells {list(unshown)} draw a figure but their executed output has none")
-    if seen["images"] < expected:
+    if expected is not None and seen["images"] < expected:
         problems.append(f"{seen['images']} figures shown, its notebook drew {expected}")
     if seen["broken"]:
         problems.append(f"{len(seen['broken'])} broken images ({seen['broken'][0]})")
@@ -165,23 +189,33 @@ def page_problems(
     return problems
 
 
+def _open(driver, book: Path, name: str) -> tuple[dict, str, list[str]]:
+    driver.get((book / name).as_uri())
+    mathjax = driver.execute_async_script(MATHJAX_DONE_JS)
+    seen = driver.execute_script(PAGE_JS)
+    console = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    return seen, mathjax, console
+
+
 def check_pages(driver, book: Path, executed: Path) -> tuple[list[str], list[str]]:
-    """Open every chapter page of ``book`` in ``driver``; return (what was seen, failures)."""
+    """Open every chapter page of ``book`` in ``driver``, then its other pages; return (what was
+    seen, failures)."""
     expected = expected_figures(book, executed)
     driver.get_log("browser")  # forget what earlier pages logged
     driver.set_script_timeout(30)
     seen_lines, failures = [], []
-    for name, figures in expected.items():
-        driver.get((book / name).as_uri())
-        mathjax = driver.execute_async_script(MATHJAX_DONE_JS)
-        seen = driver.execute_script(PAGE_JS)
-        console = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
-        unshown = cells_missing_their_figure(executed / f"{Path(name).stem}.ipynb")
-        problems = page_problems(figures, seen, mathjax, console, unshown)
-        line = (
-            f"{name}: {seen['images']}/{figures} figures, "
-            f"{seen['typeset']}/{seen['math']} equations typeset"
+    pages = [(name, figures) for name, figures in expected.items()]
+    pages += [(name, None) for name in other_pages(book)]
+    for name, figures in pages:
+        seen, mathjax, console = _open(driver, book, name)
+        unshown = (
+            cells_missing_their_figure(executed / f"{Path(name).stem}.ipynb")
+            if figures is not None
+            else []
         )
+        problems = page_problems(figures, seen, mathjax, console, unshown)
+        shown = f"{seen['images']}/{figures} figures, " if figures is not None else ""
+        line = f"{name}: {shown}{seen['typeset']}/{seen['math']} equations typeset"
         if problems:
             failures.append(f"{name}: " + "; ".join(problems))
             print(f"     FAIL {line}: " + "; ".join(problems), flush=True)

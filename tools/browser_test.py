@@ -19,8 +19,9 @@ what a student does:
 4. stops the server it started, by its process id, whatever happened;
 5. if the static book has been built (``make book`` writes ``build/book``; ``.ci/run`` builds
    it), opens every chapter page from disk and checks that it shows each figure its executed
-   notebook drew, that MathJax typeset its equations offline and that the console stayed clean
-   (``tools/book_pages.py``).
+   notebook drew, that MathJax typeset its equations offline and that the console stayed clean,
+   then opens the book's other pages (landing page, glossary, API reference, ...) and checks
+   their equations and console (``tools/book_pages.py``).
 
 Usage: ``python tools/browser_test.py [NOTEBOOK ...]`` (names in ``notebooks/``; default: three
 notebooks with slider widgets).  Exits non-zero and says what failed; prints what it checked.
@@ -279,7 +280,8 @@ def check_rotatable_3d(driver: webdriver.Chrome, name: str) -> list[str]:
 
 
 def check_book(driver: webdriver.Chrome) -> tuple[list[str], list[str]]:
-    """Every chapter page of the built book: its figures, equations and console (book_pages)."""
+    """Every page of the built book: the chapters' figures, and every page's equations and
+    console (book_pages)."""
     sys.path.insert(0, str(ROOT / "tools"))
     import book_pages
 
@@ -323,9 +325,11 @@ def main(names: list[str]) -> int:
                     failures.append("the static book")
                     print(f"FAIL the static book: {len(problems)} pages fail: {problems}")
                 else:
+                    chapters = sum(" figures, " in line for line in pages)
                     print(
-                        f"ok   the static book: all {len(pages)} chapter pages show their"
-                        " notebooks' figures and typeset equations, no console errors"
+                        f"ok   the static book: all {chapters} chapter pages show their"
+                        f" notebooks' figures, and all {len(pages)} pages typeset their"
+                        " equations with no console errors"
                     )
             elif os.environ.get("CI"):  # CI builds the book first: a missing one is a failure
                 names = names + ["the static book"]

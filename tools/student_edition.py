@@ -31,6 +31,9 @@ import shutil
 import sys
 from pathlib import Path
 
+#: Files of the notebooks folder that belong to the tests, not to the course.
+NOT_COPIED = ("conftest.py", "__pycache__", ".ipynb_checkpoints", ".pytest_cache")
+
 HOW_TO = (
     "**How to work these exercises.** Each exercise has a code cell with a stub that raises "
     "`NotImplementedError`. Replace the stub's body with your code, run that cell, then run the "
@@ -98,7 +101,8 @@ def nbgrader_metadata(cells: list[dict]) -> None:
 def write_student_edition(source: Path, target: Path) -> list[Path]:
     """Write the student edition of every ``NN-*.ipynb`` in ``source`` into ``target``.
 
-    ``target`` is emptied first; ``_toc.yml`` is copied as it is.  Returns the written paths.
+    ``target`` is emptied first; the book's other sources (``_toc.yml``, the Markdown pages and
+    the ``api`` folder) are copied as they are.  Returns the written notebooks' paths.
     """
     if target.resolve() == source.resolve():
         raise ValueError("the student edition must go to another folder than the notebooks")
@@ -116,9 +120,15 @@ def write_student_edition(source: Path, target: Path) -> list[Path]:
         out = target / path.name
         out.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
         written.append(out)
-    toc = source / "_toc.yml"
-    if toc.exists():
-        shutil.copy(toc, target / toc.name)
+    # the pages the notebooks link (notation, glossary, choosing, the landing page, the API
+    # reference) and the table of contents, so that the edition's links work
+    for path in sorted(source.iterdir()):
+        if path.suffix == ".ipynb" or path.name in NOT_COPIED:
+            continue
+        if path.is_dir():
+            shutil.copytree(path, target / path.name)
+        else:
+            shutil.copy(path, target / path.name)
     return written
 
 

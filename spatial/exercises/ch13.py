@@ -1,12 +1,12 @@
 """Checkers for the exercises of notebook 13, "Springs and muscles".
 
-13.1  solve the passive force–length cubics from Sueda's conditions (Sueda eqs. 1.40–1.42);
-13.2  the body wrenches of a zero-rest-length spring between two bodies (Sueda eq. 1.35);
-13.3  the exact (non-symmetric) stiffness of a constant world force on a body point (Sueda eq.
-      1.33, ArtiSynth §0.23);
-13.4  the control points of a quintic Bézier corner (Millard et al. 2013, appendix);
-13.5  the fiber length at which a pennated fiber and an elastic tendon pull equally (Millard et
-      al. 2013 §2).
+- 13.1  solve the passive force–length cubics from Sueda's conditions (Sueda eqs. 1.40–1.42);
+- 13.2  the body wrenches of a zero-rest-length spring between two bodies (Sueda eq. 1.35);
+- 13.3  the exact (non-symmetric) stiffness of a constant world force on a body point (Sueda eq.
+  1.33, ArtiSynth §0.23);
+- 13.4  the control points of a quintic Bézier corner (Millard et al. 2013, appendix);
+- 13.5  the fiber length at which a pennated fiber and an elastic tendon pull equally (Millard et
+  al. 2013 §2).
 """
 
 from __future__ import annotations

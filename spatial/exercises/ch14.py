@@ -1,9 +1,10 @@
 """Checkers for the exercises of notebook 14, "REDMAX: reduced coordinates and the joint zoo".
 
-14.1  the REDMAX Jacobian ``J_mr`` of a two-link planar arm, by hand (Sueda eqs. 2.11–2.14, Alg. 1);
-14.2  ``Ṡ`` of the universal joint (Sueda §2.4.6, eq. 2.15);
-14.3  the acceleration of a chain whose joints all follow one angle, from ``H`` and ``C``
-      (Sueda eqs. 2.80–2.83).
+- 14.1  the REDMAX Jacobian ``J_mr`` of a two-link planar arm, by hand (Sueda eqs. 2.11–2.14,
+  Alg. 1);
+- 14.2  ``Ṡ`` of the universal joint (Sueda §2.4.6, eq. 2.15);
+- 14.3  the acceleration of a chain whose joints all follow one angle, from ``H`` and ``C``
+  (Sueda eqs. 2.80–2.83).
 """
 
 from __future__ import annotations

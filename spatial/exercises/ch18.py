@@ -1,10 +1,10 @@
 """Checkers for the exercises of notebook 18, "Attachments".
 
-18.1  the attachment block ``G = R Γ(c)`` of a particle on a rigid body, angular-first (ArtiSynth
-      eq. 0.36 converted to the package's ``[ω; v]`` order);
-18.2  the masters' mass matrix after eliminating a particle on a segment (ArtiSynth §0.18, the
-      example after eq. 0.35);
-18.3  the fictitious force that an attached particle puts on its body (ArtiSynth §0.19).
+- 18.1  the attachment block ``G = R Γ(c)`` of a particle on a rigid body, angular-first (ArtiSynth
+  eq. 0.36 converted to the package's ``[ω; v]`` order);
+- 18.2  the masters' mass matrix after eliminating a particle on a segment (ArtiSynth §0.18, the
+  example after eq. 0.35);
+- 18.3  the fictitious force that an attached particle puts on its body (ArtiSynth §0.19).
 """
 
 from __future__ import annotations

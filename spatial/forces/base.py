@@ -1,7 +1,7 @@
 """What every force model shares: the (f, K, D) it returns, world coordinates, point attachments.
 
 System state (maximal coordinates, Sueda part 1)
------------------------------------------------
+------------------------------------------------
 ``N`` free rigid bodies numbered ``1 … N``; ``0`` is the fixed world (ground), as in
 Featherstone's regular numbering and :class:`spatial.Model`.  Body ``b`` has the frame
 ``T_world,b = [[R, p], [0, 1]]`` (a 4x4 frame; Sueda writes E for this frame) and the body twist

@@ -165,7 +165,7 @@ def qp_kkt_lcp(H, c, A=None, b=None) -> tuple[np.ndarray, np.ndarray]:
     """The LCP of the KKT conditions of a QP over nonnegative variables (``H`` may be singular).
 
     For ``minimize ½ xᵀHx + cᵀx  s.t.  x >= 0,  A x >= b`` with symmetric positive
-    *semi*definite ``H`` the variables themselves are complementary to the gradient, so no
+    *semidefinite* ``H`` the variables themselves are complementary to the gradient, so no
     inverse of ``H`` is needed.  With multipliers ``y >= 0`` of ``A x >= b``:
 
         [s; v] = [[H, -Aᵀ], [A, 0]] [x; y] + [c; -b],    0 <= [x; y] ⟂ [s; v] >= 0,
