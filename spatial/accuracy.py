@@ -111,9 +111,10 @@ def rnea_base_coordinates(model: Model, q, qd, qdd) -> np.ndarray:
     Raises
     ------
     ValueError
-        If the state does not fit the model, or is batched (this version takes one state).
+        If the state does not fit the model, or is batched (this version takes one state);
+        if the model has loop joints (as :func:`spatial.rnea`).
     """
-    q, qd, qdd, _ = model.check_state(q, qd, qdd)
+    q, qd, qdd, _ = model.check_state(q, qd, qdd, tree_dynamics="rnea_base_coordinates")
     if q.ndim != 1:
         raise ValueError(f"rnea_base_coordinates takes one state, got q of shape {q.shape}")
     n = model.NB
@@ -259,8 +260,10 @@ def backward_error(model: Model, q, qd, tau, qdd) -> float:
     Raises
     ------
     ValueError
-        If an argument does not fit the model (see :func:`spatial.rnea`).
+        If an argument does not fit the model, or the model has loop joints (see
+        :func:`spatial.rnea`).
     """
+    model.check_tree("backward_error")
     tau = as_array(tau, "tau", (model.nv,))
     residual = tau - rnea(model, q, qd, qdd)
     C = rnea(model, q, qd, np.zeros(model.nv))

@@ -200,9 +200,10 @@ def big_matrix_dynamics(model: Model, q, qd, tau) -> tuple[np.ndarray, np.ndarra
     Raises
     ------
     ValueError
-        If the state does not fit the model or is batched.
+        If the state does not fit the model or is batched; if the model has loop joints (as
+        :func:`spatial.aba`: eq. 3.74 here has the tree's joints only).
     """
-    q, qd, tau, _ = model.check_state(q, qd, tau)
+    q, qd, tau, _ = model.check_state(q, qd, tau, tree_dynamics="big_matrix_dynamics")
     if q.ndim != 1:
         raise ValueError(f"big_matrix_dynamics takes one state, got q of shape {q.shape}")
     n = model.NB

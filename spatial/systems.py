@@ -194,7 +194,8 @@ class TreeSystem:
         return self.model.difference(q0, q1)
 
     def mass_matrix(self, q):
-        return crba(self.model, q)
+        """``H(q)`` of the tree; of the spanning tree for a closed-loop model (§8.1)."""
+        return crba(self.model.spanning_tree(), q)
 
     def energy(self, q, v):
         return kinetic_energy(self.model, q, v), potential_energy(self.model, q)
@@ -263,12 +264,16 @@ class RedmaxSystem(TreeSystem):
     ----------
     model : Model
         Without loop joints (constraints in REDMAX are Sueda §2.8).
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a ``Model`` or has loop joints (:meth:`~spatial.Model.check_tree`).
     """
 
     def __init__(self, model: Model):
         super().__init__(model)
-        if model.NL:
-            raise ValueError("RedmaxSystem takes a tree: this model has loop joints")
+        model.check_tree("RedmaxSystem")
 
     def mass_matrix(self, q):
         return redmax_mass_matrix(self.model, q)
@@ -323,7 +328,7 @@ class ClosureSystem:
     def mass_matrix(self, q):
         """``GᵀHG`` at ``y = q`` (eq. 8.46)."""
         tree_q, G, _ = self.closure.jacobians(q, np.zeros(self.nv))
-        return _T(G) @ crba(self.model, tree_q) @ G
+        return _T(G) @ crba(self.model.spanning_tree(), tree_q) @ G
 
     def energy(self, q, v):
         tree_q, tree_v = self.tree_state(q, v)
@@ -358,11 +363,18 @@ class CoupledSystem:
     model : Model
         A tree (no loop joints).
     particles : ParticleSystem
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a ``Model`` or has loop joints (:meth:`~spatial.Model.check_tree`),
+        or ``particles`` is not a ``ParticleSystem``.
     """
 
     def __init__(self, model: Model, particles: ParticleSystem):
-        if not isinstance(model, Model) or model.NL:
-            raise ValueError("CoupledSystem needs a spatial.Model without loop joints")
+        if not isinstance(model, Model):
+            raise ValueError(f"CoupledSystem needs a spatial.Model, got {type(model).__name__}")
+        model.check_tree("CoupledSystem")
         if not isinstance(particles, ParticleSystem):
             raise ValueError(f"particles must be a ParticleSystem, got {type(particles).__name__}")
         self.model, self.particles = model, particles

@@ -320,6 +320,9 @@ def aba(model: Model, q, qd, tau, f_ext=None, assembly: str = "standard") -> np.
         ``f_ext`` has the wrong shape or a nonzero row 0; if the batch shapes do not broadcast;
         if ``assembly`` is unknown, or a variant is asked for with a singular body inertia; if
         a joint moves a subtree without mass or inertia along its motion (``D_i`` singular).
+        If the model has loop joints (:meth:`~spatial.Model.check_tree`): use
+        :func:`~spatial.dynamics.loops.loop_forward_dynamics` for the closed loops, or pass
+        ``model.spanning_tree()`` for the open tree's answer.
     FloatingPointError
         If the result overflows because the velocities or forces are too large (e.g. inside a
         diverging simulation), told apart from a singular ``D_i`` by ``q̈(q, 0, 0)``.
@@ -337,7 +340,7 @@ def aba(model: Model, q, qd, tau, f_ext=None, assembly: str = "standard") -> np.
     """
     if assembly not in _ASSEMBLIES:
         raise ValueError(f"assembly must be one of {_ASSEMBLIES}, got {assembly!r}")
-    q, qd, _, tau = model.check_state(q, qd, None, tau)
+    q, qd, _, tau = model.check_state(q, qd, None, tau, tree_dynamics="aba")
     f_ext = _check_f_ext(model, f_ext)
     if assembly != "standard":
         batch = _batch_shape(q=(q, 1), qd=(qd, 1), tau=(tau, 1), f_ext=(f_ext, 2))
@@ -385,9 +388,10 @@ def articulated_inertia(model: Model, q) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``q`` has the wrong shape, is not finite or is not a valid configuration.
+        If ``q`` has the wrong shape, is not finite or is not a valid configuration; if the
+        model has loop joints, as :func:`aba`.
     """
-    q, _, _, _ = model.check_state(q)
+    q, _, _, _ = model.check_state(q, tree_dynamics="articulated_inertia")
     zeros = np.zeros(model.nv)
     Xup, S, v, c, IA, pA = _pass1(model, q, zeros, None)
     _pass2(model, Xup, S, c, IA, pA, zeros)

@@ -75,8 +75,10 @@ def handle_inverse_inertia(
     Raises
     ------
     ValueError
-        If ``handles`` is empty or names a non-body, or a state array is invalid.
+        If ``handles`` is empty or names a non-body, or a state array is invalid; if the
+        model has loop joints, as :func:`~spatial.dynamics.aba`.
     """
+    model.check_tree("handle_inverse_inertia")
     if isinstance(handles, (str, int, np.integer)) or len(handles) == 0:
         raise ValueError(f"handles must be a non-empty sequence of bodies, got {handles!r}")
     ids = [_body_index(model, h) for h in handles]

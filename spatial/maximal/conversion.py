@@ -52,9 +52,13 @@ def from_model(model: Model) -> System:
     Raises
     ------
     ValueError
-        If ``model`` is not a Model or a body inertia is singular.
+        If ``model`` is not a Model or a body inertia is singular; if the model has loop joints
+        (:meth:`~spatial.Model.check_tree`), which this conversion would drop: convert
+        ``model.spanning_tree()`` and close the loops with :meth:`System.add_joint` between
+        the loop joint's bodies.
     """
     model = _check_model(model)
+    model.check_tree("maximal.from_model")
     system = System(gravity=model.gravity)
     for i in range(1, model.NB + 1):
         system.add_body(model.inertia[i], name=model.names[i])

@@ -203,9 +203,10 @@ def joint_reaction_forces(model: Model, q, qd, qdd, f_ext=None) -> np.ndarray:
     Raises
     ------
     ValueError
-        For invalid state arrays.
+        For invalid state arrays; for a model with loop joints (as
+        :func:`~spatial.reduced.redmax_force`).
     """
-    q, qd, _, f_ext = _check_state(model, q, qd, None, f_ext)
+    q, qd, _, f_ext = _check_state(model, q, qd, None, f_ext, "joint_reaction_forces")
     qdd = as_array(qdd, "qdd", (model.nv,))
     fp = _forward_pass(model, q, qd)
     return _reactions(model, fp, _jacobian(model, fp), q, qd, qdd, f_ext)
@@ -276,12 +277,13 @@ def bisp_step(
     ------
     ValueError, TypeError
         For invalid input (negative ``mu``, a joint out of range or given twice, wrong shapes,
-        a body with a singular inertia).
+        a body with a singular inertia); for a model with loop joints, as
+        :func:`~spatial.reduced.constrained_forward_dynamics`.
     spatial.solvers.LCPError
         If the friction QP or the staggering does not converge.
     """
     h, q, qd, tau, f_ext, fp, J, factor, v_unc = _check_common(
-        model, q, qd, h, tau, f_ext, tol, max_iter, method
+        model, q, qd, h, tau, f_ext, tol, max_iter, method, "bisp_step"
     )
     frictions = tuple(frictions)
     seen = set()

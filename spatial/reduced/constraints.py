@@ -286,8 +286,9 @@ def _check_items(model: Model, items, kinds, what: str) -> tuple:
     return items
 
 
-def _check_state(model, q, qd, tau, f_ext):
-    q, qd, _, tau = model.check_state(q, qd, None, tau)
+def _check_state(model, q, qd, tau, f_ext, who=None):
+    """One validated state; ``who`` names a dynamics function, which refuses loop joints."""
+    q, qd, _, tau = model.check_state(q, qd, None, tau, tree_dynamics=who)
     if q.ndim != 1 or qd.ndim != 1 or (tau is not None and tau.ndim != 1):
         raise ValueError("constrained REDMAX takes one state: q, qd and tau must be 1-D")
     return q, qd, np.zeros(model.nv) if tau is None else tau, _check_f_ext(model, f_ext)

@@ -198,8 +198,11 @@ def _spring_terms(ps, X: np.ndarray):
     return f, V
 
 
-def _check(model: Model, ps: ParticleSystem, q, x, qd=None, xd=None, tau=None):
-    """Validate the coupled state once; return it as float arrays."""
+def _check(model: Model, ps: ParticleSystem, q, x, qd=None, xd=None, tau=None, who=None):
+    """Validate the coupled state once; return it as float arrays.
+
+    ``who`` names a function of the equations of motion, which refuses loop joints.
+    """
     if not isinstance(ps, ParticleSystem):
         raise TypeError(f"particles must be a ParticleSystem, got {type(ps).__name__}")
     for a, item in enumerate(ps.attached):
@@ -208,7 +211,7 @@ def _check(model: Model, ps: ParticleSystem, q, x, qd=None, xd=None, tau=None):
                 f"node {a} is attached to unknown body {item[0]} (the model has bodies "
                 f"0 … {model.NB}, 0 being the world)"
             )
-    q, qd, _, tau = model.check_state(q, qd, None, tau)
+    q, qd, _, tau = model.check_state(q, qd, None, tau, tree_dynamics=who)
     if q.ndim != 1:
         raise ValueError(f"q must be a single configuration of shape ({model.nq},)")
     nf = len(ps.free)
@@ -284,9 +287,10 @@ def coupled_jacobian_dot(model: Model, particles: ParticleSystem, q, x, qd, xd) 
 def coupled_mass_matrix(model: Model, particles: ParticleSystem, q, x) -> np.ndarray:
     """Coupled mass matrix ``M_R = J_MRᵀ M_M J_MR`` (Sueda eq. 2.92).
 
-    Returns an ``(nv + 3 n_free)`` square matrix; errors as :func:`coupled_jacobian`.
+    Returns an ``(nv + 3 n_free)`` square matrix; errors as :func:`coupled_jacobian`, and a
+    model with loop joints is refused as by :func:`~spatial.reduced.redmax_mass_matrix`.
     """
-    q, x, _, _, _ = _check(model, particles, q, x)
+    q, x, _, _, _ = _check(model, particles, q, x, who="coupled_mass_matrix")
     J = _coupled_jacobians(model, particles, _forward_pass(model, q), q)[0]
     return J.T @ _mass_blocks(model, particles, J)
 
@@ -315,9 +319,10 @@ def coupled_force(model: Model, particles: ParticleSystem, q, x, qd, xd, tau=Non
     Raises
     ------
     ValueError
-        As :func:`coupled_jacobian`; also if a spring has zero length.
+        As :func:`coupled_jacobian`; also if a spring has zero length, or the model has loop
+        joints (as :func:`~spatial.reduced.redmax_force`).
     """
-    q, x, qd, xd, tau = _check(model, particles, q, x, qd, xd, tau)
+    q, x, qd, xd, tau = _check(model, particles, q, x, qd, xd, tau, "coupled_force")
     return _terms(model, particles, q, x, qd, xd, tau)[1]
 
 
@@ -334,9 +339,9 @@ def coupled_forward_dynamics(model: Model, particles: ParticleSystem, q, x, qd, 
     Raises
     ------
     ValueError
-        As :func:`coupled_force`; also if ``M_R`` is singular.
+        As :func:`coupled_force` (loop joints included); also if ``M_R`` is singular.
     """
-    q, x, qd, xd, tau = _check(model, particles, q, x, qd, xd, tau)
+    q, x, qd, xd, tau = _check(model, particles, q, x, qd, xd, tau, "coupled_forward_dynamics")
     M_R, f_R = _terms(model, particles, q, x, qd, xd, tau)
     try:
         acc = np.linalg.solve(M_R, f_R)

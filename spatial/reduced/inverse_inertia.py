@@ -222,9 +222,10 @@ def inverse_inertia_factor(
     ------
     ValueError
         If ``q`` is invalid, a gain has the wrong shape or sign, gains are given without
-        ``h``, or ``M_r`` (or the preconditioner) is singular.
+        ``h``, or ``M_r`` (or the preconditioner) is singular; if the model has loop joints,
+        as :func:`~spatial.reduced.redmax_mass_matrix`.
     """
-    q, _, _, _ = model.check_state(q)
+    q, _, _, _ = model.check_state(q, tree_dynamics="inverse_inertia_factor")
     gains = [
         _joint_gains(model, damping, "damping"),
         _joint_gains(model, stiffness, "stiffness"),
@@ -275,6 +276,7 @@ def inverse_inertia_product(model: Model, q, x, **preconditioner) -> np.ndarray:
     >>> sp.reduced.inverse_inertia_product(model, [0.4], [6.0])
     array([0.5])
     """
+    model.check_tree("inverse_inertia_product")
     return inverse_inertia_factor(model, q, **preconditioner).solve(x)
 
 
@@ -297,4 +299,5 @@ def inverse_inertia(model: Model, q, **preconditioner) -> np.ndarray:
     ValueError
         As :func:`inverse_inertia_factor`.
     """
+    model.check_tree("inverse_inertia")
     return inverse_inertia_factor(model, q, **preconditioner).inverse()

@@ -90,13 +90,13 @@ def _m_norm(factor, p):
     return float(np.sqrt(max(p @ factor._solve(p[:, None])[:, 0], 0.0)))
 
 
-def _check_common(model, q, qd, h, tau, f_ext, tol, max_iter, method):
+def _check_common(model, q, qd, h, tau, f_ext, tol, max_iter, method, who):
     h = positive_scalar(h, "h")
     tol = positive_scalar(tol, "tol")
     if int(max_iter) != max_iter or max_iter < 1:
         raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
     qp._check_method(method, False)
-    q, qd, tau, f_ext = _check_state(model, q, qd, tau, f_ext)
+    q, qd, tau, f_ext = _check_state(model, q, qd, tau, f_ext, who)
     fp = _redmax_pass(model, q, qd)
     J = _jacobian(model, fp)
     factor = _factor(model, fp, (), None, None)
@@ -166,12 +166,13 @@ def staggered_step(
     Raises
     ------
     ValueError, TypeError
-        For invalid input (negative ``mu``, wrong shapes, ``γ`` outside [0, 1]).
+        For invalid input (negative ``mu``, wrong shapes, ``γ`` outside [0, 1]); for a model
+        with loop joints, as :func:`~spatial.reduced.constrained_forward_dynamics`.
     spatial.solvers.LCPError
         If a QP or the staggering does not converge.
     """
     h, q, qd, tau, f_ext, fp, J, factor, v_unc = _check_common(
-        model, q, qd, h, tau, f_ext, tol, max_iter, method
+        model, q, qd, h, tau, f_ext, tol, max_iter, method, "staggered_step"
     )
     contacts = _check_items(model, contacts, (PointContact,), "contacts")
     mu = np.broadcast_to(np.asarray(mu, dtype=float), (len(contacts),))

@@ -97,8 +97,10 @@ def planar_chain_data(model: Model) -> PlanarChainData:
     ------
     ValueError
         If a joint is not a revolute joint about the z axis (its motion subspace is not
-        ``[0 0 1 0 0 0]ᵀ``), or a tree transform or gravity leaves the x-y plane.
+        ``[0 0 1 0 0 0]ᵀ``), or a tree transform or gravity leaves the x-y plane; if the
+        model has loop joints (:meth:`~spatial.Model.check_tree`: the RNEA is the tree's).
     """
+    model.check_tree("planar_chain_data")
     X_tree, inertia = [], []
     e_z = np.array([0, 0, 1.0, 0, 0, 0])
     for i in range(1, model.NB + 1):
@@ -181,6 +183,7 @@ def generate_planar_rnea(model: Model) -> tuple[Program, Program]:
     ValueError
         As :func:`planar_chain_data`.
     """
+    model.check_tree("generate_planar_rnea")
     data = planar_chain_data(model)
     ex = Executer()
     n = model.NB

@@ -260,8 +260,9 @@ def _reduced(model: Model, q, G, g, yd, tau, tau_loop, f_ext) -> np.ndarray:
     """Eq. 8.45 at ``q = γ(y)``: ``ÿ = (GᵀHG)⁻¹ Gᵀ (τ - C + τᵃ - H g)``."""
     qd = _mv(G, yd)
     q, qd, _, tau = model.check_state(q, qd, None, np.zeros(model.nv) if tau is None else tau)
-    H = crba(model, q)
-    C = bias_force(model, q, qd, _external_forces(model, q, tau_loop, f_ext))
+    tree = model.spanning_tree()  # H and C of the spanning tree (§8.1)
+    H = crba(tree, q)
+    C = bias_force(tree, q, qd, _external_forces(model, q, tau_loop, f_ext))
     return _independent_accelerations(H, G, g, tau - C)
 
 
