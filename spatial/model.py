@@ -323,7 +323,12 @@ class Model:
         ValueError
             If ``dtype`` is not ``float32``, ``float64`` or ``longdouble``.
         """
-        dtype = np.dtype(dtype)
+        try:
+            dtype = np.dtype(dtype)
+        except TypeError:  # not a type NumPy knows ("banana", 3.5): the promised ValueError
+            raise ValueError(
+                f"dtype must be float32, float64 or longdouble, got {dtype!r}"
+            ) from None
         if dtype not in FLOAT_TYPES:
             raise ValueError(f"dtype must be float32, float64 or longdouble, got {dtype.name!r}")
         new = copy.copy(self)

@@ -857,5 +857,5 @@ def test_remaining_error_paths():
         B.crank_slider(masses=(1.0, 1.0, -1.0))
     with pytest.raises(ValueError, match="l2 must be > 0"):
         B.planar_loop_fig_8_3(l2=0.0)
-    with pytest.raises(ValueError, match="n must be an int"):
+    with pytest.raises(ValueError, match="n must be a positive integer"):
         B.ladder(0)

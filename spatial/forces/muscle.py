@@ -309,9 +309,20 @@ class MuscleLaw:
         ----------
         l, ldot : array_like, shape (...)
             Path length (m) and its rate (m/s, lengthening positive).
+
+        Raises
+        ------
+        ValueError
+            If a path length does not exceed the tendon length (the fibre would have no
+            length, or a negative one; as :class:`MusculotendonLaw`), or an entry is complex or
+            not finite.
         """
         l = as_scalar_array(l, "l")
         ldot = as_scalar_array(ldot, "ldot")
+        if np.any(l <= self.tendon_length):
+            raise ValueError(
+                f"path length must exceed the tendon length {self.tendon_length}, got {np.min(l)}"
+            )
         return (l - self.tendon_length) / self.l_opt, ldot / (self.l_opt * self.v_max)
 
     def __call__(self, l, ldot) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -329,6 +340,11 @@ class MuscleLaw:
         Returns
         -------
         F, dF_dl, dF_dldot : ndarray, shape (...)
+
+        Raises
+        ------
+        ValueError
+            As :meth:`normalized`: a path length that does not exceed the tendon length.
         """
         lt, vt = self.normalized(l, ldot)
         a, fopt = self.activation, self.f_opt
