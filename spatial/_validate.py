@@ -147,26 +147,32 @@ def integer(x, name: str, minimum: int | None = None, maximum: int | None = None
     Raises
     ------
     ValueError
-        ``"{name} must be an integer, got 3.7"``; out of range, ``"{name} must be a positive
-        integer, got 0"`` (``minimum=1``; ``"a non-negative integer"`` for 0, ``"an integer >=
-        m"``, ``"an integer in [m, M]"`` otherwise).
+        ``"{name} must be an integer, got 3.7"``, with the range when one is given:
+        ``"{name} must be a positive integer, got 0"`` (``minimum=1``; ``"a non-negative
+        integer"`` for 0, ``"an integer >= m"``, ``"an integer in [m, M]"`` otherwise).
     """
+    want = _integer_range(minimum, maximum)
     if isinstance(x, bool | np.bool_):
-        raise ValueError(f"{name} must be an integer, got the bool {x!r}")
+        raise ValueError(f"{name} must be {want}, got the bool {x!r}")
     try:
         n = operator.index(x)
     except TypeError:
-        raise ValueError(f"{name} must be an integer, got {x!r}") from None
+        raise ValueError(f"{name} must be {want}, got {x!r}") from None
     if (minimum is not None and n < minimum) or (maximum is not None and n > maximum):
-        raise ValueError(f"{name} must be {_integer_range(minimum, maximum)}, got {n}")
+        raise ValueError(f"{name} must be {want}, got {n}")
     return n
 
 
 def _integer_range(minimum: int | None, maximum: int | None) -> str:
     """``"a positive integer"``, ``"an integer in [0, 5]"``, ... for the messages."""
     if maximum is not None:
-        low = "" if minimum is None else f"in [{minimum}, {maximum}]"
-        return f"an integer {low or f'<= {maximum}'}"
+        return (
+            f"an integer <= {maximum}"
+            if minimum is None
+            else f"an integer in [{minimum}, {maximum}]"
+        )
+    if minimum is None:
+        return "an integer"
     return {0: "a non-negative integer", 1: "a positive integer"}.get(
         minimum, f"an integer >= {minimum}"
     )
@@ -278,20 +284,21 @@ def box_bounds(lo, hi, n: int) -> tuple[np.ndarray, np.ndarray]:
     return lo_, hi_
 
 
-def friction_coefficients(mu, nc: int) -> np.ndarray:
+def friction_coefficients(mu, nc: int, name: str = "mu") -> np.ndarray:
     """Return friction coefficients as an array of length ``nc``; each must be finite and >= 0.
 
     Raises
     ------
     ValueError
-        For a ``mu`` that is neither a scalar nor of length ``nc``, non-finite or negative.
+        For a ``mu`` that is neither a scalar nor of length ``nc``, complex, non-finite or
+        negative (``"friction coefficient {name} must be >= 0, got -0.1"``).
     """
-    a = real(mu, "mu").astype(float, copy=False)
+    a = real(mu, name).astype(float, copy=False)
     if a.ndim > 1 or (a.ndim == 1 and a.shape[0] != nc):
-        raise ValueError(f"mu must be a scalar or a vector of length {nc} (one per contact)")
-    a = as_scalar_array(np.broadcast_to(a, (nc,)).copy(), "mu")
+        raise ValueError(f"{name} must be a scalar or a vector of length {nc} (one per contact)")
+    a = as_scalar_array(np.broadcast_to(a, (nc,)).copy(), name)
     if np.any(a < 0):
-        raise ValueError(f"friction coefficient mu must be >= 0, got {a[a < 0][0]:g}")
+        raise ValueError(f"friction coefficient {name} must be >= 0, got {a[a < 0][0]:g}")
     return a
 
 

@@ -35,7 +35,7 @@ import math
 import numpy as np
 
 from . import joints
-from ._validate import as_array, positive_scalar
+from ._validate import as_array, integer, positive_scalar, real
 from .dynamics import crba, rnea
 from .inertia import mcI
 from .model import Model
@@ -176,16 +176,15 @@ def zigzag_chain(n: int = 6, angle_deg: float = 75.0) -> tuple[Model, np.ndarray
     ValueError
         If ``n`` is not a positive integer or the angle is not finite.
     """
-    if isinstance(n, bool) or int(n) != n or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
+    n = integer(n, "n", minimum=1)
     if not math.isfinite(angle_deg):
         raise ValueError(f"angle_deg must be finite, got {angle_deg!r}")
     model = Model(gravity=[0.0, 0.0, 0.0])
     rod = mcI(1.0, [0.5, 0.0, 0.0], np.diag([1e-6, 1 / 12, 1 / 12]))  # the x inertia is idle
-    for i in range(1, int(n) + 1):
+    for i in range(1, n + 1):
         X_tree = np.eye(6) if i == 1 else xlt([1.0, 0.0, 0.0])
         model.add_body(i - 1, joints.Revolute("z"), X_tree, rod, name=f"link{i}")
-    q = np.deg2rad(angle_deg) * (-1.0) ** np.arange(int(n))
+    q = np.deg2rad(angle_deg) * (-1.0) ** np.arange(n)
     return model, q
 
 
@@ -197,15 +196,14 @@ def round_significant(x, digits: int = 3) -> np.ndarray:
     ValueError
         If ``digits`` is not a positive integer or ``x`` is not finite.
     """
-    if isinstance(digits, bool) or int(digits) != digits or digits < 1:
-        raise ValueError(f"digits must be a positive integer, got {digits!r}")
-    x = np.asarray(x, dtype=float)
+    digits = integer(digits, "digits", minimum=1)
+    x = np.asarray(real(x, "x"), dtype=float)
     if not np.all(np.isfinite(x)):
         raise ValueError("x must be finite")
     out = np.zeros_like(x)
     nz = x != 0
     exponent = np.floor(np.log10(np.abs(x[nz])))
-    scale = 10.0 ** (int(digits) - 1 - exponent)
+    scale = 10.0 ** (digits - 1 - exponent)
     out[nz] = np.round(x[nz] * scale) / scale
     return out
 

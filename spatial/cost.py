@@ -34,6 +34,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ._validate import integer, integers
 from .builders import gu_chain
 from .dynamics.aba import _aba, _pass1, _pass2, _pass3
 from .dynamics.crba import _crba
@@ -175,6 +176,7 @@ def table_10_1_cost(algorithm: str, n, version: int = 0) -> Cost:
     if algorithm not in _ALGORITHMS:
         raise ValueError(f"algorithm must be one of {_ALGORITHMS}, got {algorithm!r}")
     rows = [row for row in TABLE_10_1 if row.algorithm == algorithm]
+    version = integer(version, "version")
     if not 0 <= version < len(rows):
         raise ValueError(f"Table 10.1 has {len(rows)} rows for {algorithm}, got version {version}")
     return rows[version].cost(n)
@@ -255,7 +257,8 @@ def crba_counts(tree, dh=None) -> CrbaCounts:
     Raises
     ------
     ValueError
-        If ``tree`` is not a valid parent array or a model has a multi-variable joint.
+        If ``tree`` is not a valid parent array or a model has a multi-variable joint, or
+        ``dh`` holds something other than body numbers ``0 … n-1``.
     """
     lam = _parent_array(tree)
     n = lam.size
@@ -264,7 +267,7 @@ def crba_counts(tree, dh=None) -> CrbaCounts:
         for i in range(n):
             first_children.setdefault(int(lam[i]), i)
         dh = set(first_children.values())
-    dh = {int(i) for i in dh}
+    dh = set(integers(dh, "dh (0-based body numbers)", 0, n - 1))
     subtree = np.ones(n, dtype=int)  # |ν(i)|, accumulated from the leaves
     for i in range(n - 1, -1, -1):
         if lam[i] >= 0:
@@ -293,9 +296,7 @@ def crba_cost_chain(n: int, ra: Cost = RA, rx: Cost = RX_DH, vx: Cost = VX_DH) -
     >>> str(cost.crba_cost_chain(7)), str(cost.table_10_1_cost("CRBA", 7))
     ('612m + 510a', '612m + 510a')
     """
-    if int(n) != n or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
-    n = int(n)
+    n = integer(n, "n", minimum=1)
     return (n - 1) * (ra + rx) + (n * (n - 1) // 2) * vx
 
 
@@ -481,9 +482,7 @@ def dense_lines(algorithm: str, n: int) -> list[CodeLine]:
     """
     if algorithm not in _DENSE:
         raise ValueError(f"algorithm must be one of {_DENSE}, got {algorithm!r}")
-    if isinstance(n, bool) or int(n) != n or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
-    lines = _run_on_symbols(algorithm, int(n))
+    lines = _run_on_symbols(algorithm, integer(n, "n", minimum=1))
     return [
         CodeLine(_book_line(algorithm, x.source), x.source, x.hits, Cost(x.ops.mul, x.ops.add))
         for x in lines

@@ -123,7 +123,7 @@ def test_random_tree_is_reproducible():
 def test_random_tree_errors(rng):
     with pytest.raises(ValueError, match="n must be a positive integer"):
         B.random_tree(rng, 0)
-    with pytest.raises(ValueError, match="n must be an integer, got 2.0"):
+    with pytest.raises(ValueError, match="n must be a positive integer, got 2.0"):
         B.random_tree(rng, 2.0)
     with pytest.raises(ValueError, match="joints must be a non-empty sequence"):
         B.random_tree(rng, 3, joints=())

@@ -80,7 +80,7 @@ def test_staggered_projections_agree_with_box_friction_at_convergence():
 
 def test_staggered_bad_input_and_non_convergence():
     model = sliding_block()
-    with pytest.raises(ValueError, match="mu must be ≥ 0"):
+    with pytest.raises(ValueError, match="mu must be >= 0"):
         staggered_step(model, np.zeros(2), np.ones(2), 0.01, FLOOR, -0.1)
     with pytest.raises(LCPError, match="did not converge"):
         staggered_step(model, np.zeros(2), np.array([1.0, 0.0]), 0.01, FLOOR, 0.5, max_iter=1)
@@ -125,7 +125,7 @@ def test_bisp_with_zero_friction_is_a_plain_redmax_step():
 def test_bisp_bad_input():
     model = wheel()
     q, qd = np.zeros(1), np.ones(1)
-    with pytest.raises(ValueError, match="mu must be ≥ 0"):
+    with pytest.raises(ValueError, match="mu must be >= 0"):
         revolute_friction(1, -0.1, 0.02)
     with pytest.raises(ValueError, match="given twice"):
         bisp_step(model, q, qd, 0.01, [revolute_friction(1, 0.1, 0.02)] * 2)
@@ -196,7 +196,7 @@ def test_bisp_with_external_frictional_contact_equals_staggered_projections():
         qda, qdb = ra.qd, rb.qd
         assert np.allclose(qb, qa, atol=1e-10) and np.allclose(qdb, qda, atol=1e-10)
     assert abs(qda[0]) < 1e-12 and abs(qa[1]) < 1e-12  # stopped on the floor
-    with pytest.raises(ValueError, match="mu_contacts must be ≥ 0"):
+    with pytest.raises(ValueError, match="mu_contacts must be >= 0"):
         bisp_step(model, qa, qda, h, [], contacts=FLOOR, mu_contacts=-1.0)
 
 

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import builders
-from .._validate import nonnegative_scalar, positive_scalar
+from .._validate import integer, nonnegative_scalar, positive_scalar
 from ..inertia import cuboid_inertia, sphere_inertia
 from ..joints import Free
 from ..model import Model
@@ -422,18 +422,17 @@ def box_stack(
         parameters.
     """
     params = ContactParams(mu=mu, friction=friction)
-    if int(n) != n or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
+    n = integer(n, "n", minimum=1)
     if not 0 < shrink <= 1:
         raise ValueError(f"shrink must lie in (0, 1], got {shrink!r}")
     base = Box(half_extents).half_extents
-    sizes = [base * np.array([shrink**i, shrink**i, 1.0]) for i in range(int(n))]
+    sizes = [base * np.array([shrink**i, shrink**i, 1.0]) for i in range(n)]
     drop = nonnegative_scalar(drop, "drop")
     heights = np.cumsum([2 * s[2] + drop for s in sizes]) - np.array([s[2] for s in sizes])
     poses = [frame(np.eye(3), [0.0, 0.0, z]) for z in heights]
     inertias = [cuboid_inertia(positive_scalar(mass, "mass"), *(2 * s)) for s in sizes]
     system_, q0, v0 = _bodies(
-        inertias, poses, [np.zeros(6)] * int(n), _system(system), positive_scalar(g, "g")
+        inertias, poses, [np.zeros(6)] * n, _system(system), positive_scalar(g, "g")
     )
     scene = Scene(system_)
     scene.add(0, Plane([0.0, 0.0, 1.0], 0.0), name="floor")

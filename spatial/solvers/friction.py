@@ -204,7 +204,7 @@ def _facet_count(k, tangent_dim) -> None:
             raise ValueError(f"planar contact (tangent_dim=1) has k = 2 directions, got k={k!r}")
         return
     _tangent_dim(tangent_dim)
-    if int(k) != k or k < 3:
+    if isinstance(k, bool | np.bool_) or not isinstance(k, int | np.integer) or k < 3:
         raise ValueError(f"k must be an integer >= 3 for spatial contact, got {k!r}")
 
 

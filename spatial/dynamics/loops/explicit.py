@@ -51,6 +51,8 @@ __all__ = ["G_and_g", "LoopClosure", "reduced_forward_dynamics"]
 
 def _check_independent(independent, n: int, name: str = "independent") -> tuple[int, ...]:
     """``independent`` as a tuple of distinct ints in ``0 … n-1``."""
+    if isinstance(independent, str | bytes) or not hasattr(independent, "__iter__"):
+        raise ValueError(f"{name} must be a sequence of variable indices, got {independent!r}")
     idx = integers(independent, name)  # no int() truncation: 1.5 is not an index
     if len(set(idx)) != len(idx):
         raise ValueError(f"{name} must be distinct integer indices, got {independent!r}")
