@@ -8,6 +8,7 @@ import numpy as np
 
 __all__ = [
     "real",
+    "real_array",
     "as_array",
     "as_float_array",
     "as_scalar_array",
@@ -36,6 +37,20 @@ def real(x, name: str) -> np.ndarray:
         what = "a complex number" if a.ndim == 0 else "a complex array"
         raise ValueError(f"{name} must be real, got {what}")
     return a
+
+
+def real_array(x, name: str) -> np.ndarray:
+    """``x`` as a float array, complex refused (:func:`real`); no shape or finiteness check.
+
+    For the conversions that check the shape themselves: ``np.asarray(x, dtype=float)`` would
+    drop the imaginary parts of a complex ``x``.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is complex.
+    """
+    return real(x, name).astype(float, copy=False)
 
 
 def as_array(x, name: str, tail: tuple[int, ...]) -> np.ndarray:

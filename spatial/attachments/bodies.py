@@ -109,7 +109,7 @@ def point_bias(c, phi, R=None) -> np.ndarray:
     """
     c, phi = as_array(c, "c", (3,)), as_array(phi, "phi", (6,))
     b = np.cross(phi[..., :3], _point_velocity(c, phi))
-    return b if R is None else np.asarray(R, float) @ b
+    return b if R is None else as_array(R, "R", (3, 3)) @ b
 
 
 def added_inertia(m, c) -> np.ndarray:

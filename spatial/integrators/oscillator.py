@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._batched import mv as _mv
-from .._validate import as_array, as_scalar_array
+from .._validate import as_array, as_scalar_array, real_array
 from ..se3 import frame
 from .steppers import step
 
@@ -118,7 +118,7 @@ class LinearOscillator:
         return kinetic, 0.5 * np.einsum("...i,ij,...j->...", q, self.stiffness, q)
 
     def poses(self, q):
-        q = np.asarray(q, dtype=float)
+        q = real_array(q, "q")
         T = np.broadcast_to(frame(np.eye(3), np.zeros(3)), q.shape + (4, 4)).copy()
         T[..., 0, 3] = q
         return T

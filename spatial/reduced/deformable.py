@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validate import integer, real
+from .._validate import integer, real, real_array
 from ..kinematics import _forward_pass
 from ..model import Model
 from ..se3 import material_jacobian
@@ -226,7 +226,7 @@ def _check(model: Model, ps: ParticleSystem, q, x, qd=None, xd=None, tau=None):
     out = []
     for v, name in ((x, "x"), (xd, "xd")):
         if v is not None:
-            v = np.asarray(v, dtype=float)
+            v = real_array(v, name)
             if v.shape != (nf, 3) or not np.all(np.isfinite(v)):
                 raise ValueError(f"{name} must be a finite array of shape ({nf}, 3), got {v.shape}")
         out.append(v)

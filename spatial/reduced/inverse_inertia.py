@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import as_array, positive_scalar
+from .._validate import as_array, positive_scalar, real_array
 from ..kinematics import _forward_pass
 from ..model import Model
 
@@ -149,7 +149,7 @@ def _joint_gains(model: Model, gains, name: str) -> np.ndarray | None:
 def _body_gains(model: Model, gains, name: str) -> np.ndarray | None:
     if gains is None:
         return None
-    gains = np.asarray(gains, dtype=float)
+    gains = real_array(gains, name)
     if gains.shape != (model.NB, 6, 6) or not np.all(np.isfinite(gains)):
         raise ValueError(
             f"{name} must be finite with shape (NB, 6, 6) = ({model.NB}, 6, 6): one body-fixed "
