@@ -12,6 +12,7 @@ __all__ = [
     "as_array",
     "as_float_array",
     "as_scalar_array",
+    "finite_scalar",
     "positive_array",
     "positive_scalar",
     "positive_scalars",
@@ -27,15 +28,21 @@ def real(x, name: str) -> np.ndarray:
     function computes on the real part of a complex input.  Object arrays (the symbols that
     :mod:`spatial.symbolic` runs the algorithms on) are not complex and pass.
 
+    Strings are refused too: NumPy would parse ``"75"`` as 75.0, so a number passed as text
+    would pass unnoticed.
+
     Raises
     ------
     ValueError
-        ``"{name} must be real, got a complex array"`` (or ``"... a complex number"``).
+        ``"{name} must be real, got a complex array"`` (or ``"... a complex number"``), or
+        ``"{name} must be a number, got a string ..."``.
     """
     a = np.asarray(x)
     if np.iscomplexobj(a):
         what = "a complex number" if a.ndim == 0 else "a complex array"
         raise ValueError(f"{name} must be real, got {what}")
+    if a.dtype.kind in "US":
+        raise ValueError(f"{name} must be a number (or an array of numbers), got a string {x!r}")
     return a
 
 
@@ -107,6 +114,33 @@ def as_scalar_array(x, name: str) -> np.ndarray:
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} contains non-finite values (nan or inf)")
     return a
+
+
+def _number_or_nan(x, name: str) -> np.ndarray:
+    """``x`` as a float array, nan for what is not a number (a string); complex raises."""
+    if np.iscomplexobj(x) or isinstance(x, complex):
+        real(x, name)
+    if isinstance(x, str | bytes):
+        return np.asarray(np.nan)
+    try:
+        return np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        return np.asarray(np.nan)
+
+
+def finite_scalar(x, name: str) -> float:
+    """``x`` as a float; ``ValueError`` unless it is one finite real number (a time, an angle).
+
+    Raises
+    ------
+    ValueError
+        ``"{name} must be a single finite number, got {x!r}"`` for an array, a non-number
+        (a string), nan or inf; ``"{name} must be real ..."`` for a complex number.
+    """
+    a = _number_or_nan(x, name)
+    if a.shape != () or not np.isfinite(a):
+        raise ValueError(f"{name} must be a single finite number, got {x!r}")
+    return float(a)
 
 
 def positive_scalar(x, name: str) -> float:
@@ -352,11 +386,7 @@ def nonnegative_scalar(x, name: str) -> float:
         ``"{name} must be a number >= 0, got {x!r}"`` for an array, a non-number, a nan/inf or a
         negative value; ``"{name} must be real ..."`` for a complex number.
     """
-    real(x, name)
-    try:
-        a = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        a = np.asarray(np.nan)
+    a = _number_or_nan(x, name)
     if a.shape != () or not np.isfinite(a) or a < 0:
         raise ValueError(f"{name} must be a number >= 0, got {x!r}")
     return float(a)

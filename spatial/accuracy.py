@@ -30,12 +30,10 @@ at a modest multiple of the unit round-off.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from . import joints
-from ._validate import as_array, integer, positive_scalar, real
+from ._validate import as_array, finite_scalar, integer, positive_scalar, real
 from .dynamics import crba, rnea
 from .inertia import mcI
 from .model import Model
@@ -177,8 +175,7 @@ def zigzag_chain(n: int = 6, angle_deg: float = 75.0) -> tuple[Model, np.ndarray
         If ``n`` is not a positive integer or the angle is not finite.
     """
     n = integer(n, "n", minimum=1)
-    if not math.isfinite(angle_deg):
-        raise ValueError(f"angle_deg must be finite, got {angle_deg!r}")
+    angle_deg = finite_scalar(angle_deg, "angle_deg")
     model = Model(gravity=[0.0, 0.0, 0.0])
     rod = mcI(1.0, [0.5, 0.0, 0.0], np.diag([1e-6, 1 / 12, 1 / 12]))  # the x inertia is idle
     for i in range(1, n + 1):

@@ -73,11 +73,28 @@ class Cost:
     """A floating-point operation count ``mul·m + add·a`` (Featherstone §10.3).
 
     ``mul`` counts multiplications and divisions, ``add`` additions and subtractions; both are
-    numbers or NumPy arrays (one count per value of ``n``).
+    integers or NumPy integer arrays (one count per value of ``n``).  A count may be negative:
+    Table 10.1's formulas are for ``n`` large enough, and at ``n = 1`` some give less than zero.
+
+    Raises
+    ------
+    ValueError
+        If a count is not an integer (``2.5 * Cost(1, 2)`` would be half an operation).
     """
 
     mul: object
     add: object
+
+    def __post_init__(self) -> None:
+        for name in ("mul", "add"):
+            value = getattr(self, name)
+            if isinstance(value, bool | np.bool_) or not (
+                isinstance(value, int | np.integer)
+                or (isinstance(value, np.ndarray) and np.issubdtype(value.dtype, np.integer))
+            ):
+                raise ValueError(
+                    f"Cost.{name} must be an integer count (or an integer array), got {value!r}"
+                )
 
     @property
     def total(self):
@@ -289,6 +306,8 @@ def crba_cost_chain(n: int, ra: Cost = RA, rx: Cost = RX_DH, vx: Cost = VX_DH) -
     ------
     ValueError
         If ``n`` is not a positive integer.
+    TypeError
+        If ``ra``, ``rx`` or ``vx`` is not a :class:`Cost`.
 
     Examples
     --------
@@ -297,6 +316,9 @@ def crba_cost_chain(n: int, ra: Cost = RA, rx: Cost = RX_DH, vx: Cost = VX_DH) -
     ('612m + 510a', '612m + 510a')
     """
     n = integer(n, "n", minimum=1)
+    for value, name in ((ra, "ra"), (rx, "rx"), (vx, "vx")):
+        if not isinstance(value, Cost):
+            raise TypeError(f"{name} must be a Cost, got {type(value).__name__} {value!r}")
     return (n - 1) * (ra + rx) + (n * (n - 1) // 2) * vx
 
 

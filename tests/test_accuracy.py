@@ -85,7 +85,7 @@ def test_bad_input_is_named():
         accuracy.far_origin_error([1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match="n must be a positive integer"):
         accuracy.zigzag_chain(0)
-    with pytest.raises(ValueError, match="angle_deg must be finite"):
+    with pytest.raises(ValueError, match="angle_deg must be a single finite number"):
         accuracy.zigzag_chain(3, float("nan"))
     with pytest.raises(ValueError, match="digits must be a positive integer"):
         accuracy.round_significant([1.0], 0)

@@ -222,9 +222,12 @@ def inverse_inertia_factor(
     ------
     ValueError
         If ``q`` is invalid, a gain has the wrong shape or sign, gains are given without
-        ``h``, or ``M_r`` (or the preconditioner) is singular.
+        ``h``, ``h`` is given but not a number > 0 (even without gains), or ``M_r`` (or the
+        preconditioner) is singular.
     """
     q, _, _, _ = model.check_state(q)
+    if h is not None:
+        h = positive_scalar(h, "h")
     gains = [
         _joint_gains(model, damping, "damping"),
         _joint_gains(model, stiffness, "stiffness"),
@@ -235,7 +238,6 @@ def inverse_inertia_factor(
     if any(g is not None for g in gains):
         if h is None:
             raise ValueError("damping or stiffness given without the time step h")
-        h = positive_scalar(h, "h")
         zeros = (np.zeros(model.nv),) * 2 + (np.zeros((model.NB, 6, 6)),) * 2
         D, K, Dm, Km = (z if g is None else g for g, z in zip(gains, zeros, strict=True))
         joint_terms, body_terms = h * D + h * h * K, h * Dm + h * h * Km
