@@ -254,9 +254,13 @@ def backward_error(model: Model, q, qd, tau, qdd) -> float:
     Raises
     ------
     ValueError
-        If an argument does not fit the model (see :func:`spatial.rnea`).
+        If an argument does not fit the model (see :func:`spatial.rnea`) or is a batch (this
+        is one number for one state).
     """
     tau = as_array(tau, "tau", (model.nv,))
+    for value, name in ((q, "q"), (qd, "qd"), (tau, "tau"), (qdd, "qdd")):
+        if np.ndim(value) != 1:
+            raise ValueError(f"{name} must be one state (1-D), got shape {np.shape(value)}")
     residual = tau - rnea(model, q, qd, qdd)
     C = rnea(model, q, qd, np.zeros(model.nv))
     H = crba(model, q)

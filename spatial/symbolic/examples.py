@@ -104,9 +104,12 @@ def planar_chain_data(model: Model) -> PlanarChainData:
     Raises
     ------
     ValueError
-        If a joint is not a revolute joint about the z axis (its motion subspace is not
-        ``[0 0 1 0 0 0]ᵀ``), or a tree transform or gravity leaves the x-y plane.
+        If ``model`` is not a Model, a joint is not a revolute joint about the z axis (its
+        motion subspace is not ``[0 0 1 0 0 0]ᵀ``), or a tree transform or gravity leaves the
+        x-y plane.
     """
+    if not isinstance(model, Model):
+        raise ValueError(f"model must be a spatial.Model, got {type(model).__name__}")
     X_tree, inertia = [], []
     e_z = np.array([0, 0, 1.0, 0, 0, 0])
     for i in range(1, model.NB + 1):

@@ -12,6 +12,8 @@ as a formula, as the statements of generated code are.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,7 +39,8 @@ class Expr:
         If ``op`` is not one of those operators (an unknown one, e.g. ``"pow"``, would be counted
         as no operation), or it is given another number of arguments.
     TypeError
-        If an operand of ``"neg"`` or a binary operator is not an :class:`Expr`.
+        If an operand of ``"neg"`` or a binary operator is not an :class:`Expr`, a variable's
+        name is not a string or a constant is not a real number.
     """
 
     __slots__ = ("op", "args")
@@ -49,6 +52,13 @@ class Expr:
             raise ValueError(f"unknown operator {op!r}: an Expr's op is one of {known}")
         if len(args) != arity:
             raise ValueError(f"operator {op!r} takes {arity} argument(s), got {len(args)}")
+        if op == "var" and not isinstance(args[0], str):
+            raise TypeError(f"a variable's name must be a str, got {args[0]!r}")
+        if op == "const" and (
+            isinstance(args[0], bool)
+            or not isinstance(args[0], int | float | np.integer | np.floating)
+        ):
+            raise TypeError(f"a constant must be a real number, got {args[0]!r}")
         if op not in ("var", "const") and not all(isinstance(a, Expr) for a in args):
             bad = next(a for a in args if not isinstance(a, Expr))
             raise TypeError(
@@ -127,14 +137,23 @@ def _require_expr(e, who: str) -> None:
 
 
 def format_expr(e: Expr, names: dict, top: bool = True) -> str:
-    """``e`` as source text, with variables renamed by ``names`` (``TypeError`` for a non-Expr)."""
+    """``e`` as source text, with variables renamed by ``names``.
+
+    Raises
+    ------
+    TypeError
+        If ``e`` is not an :class:`Expr` or ``names`` is not a mapping.
+    """
     if top:
         _require_expr(e, "format_expr")
+        if not isinstance(names, Mapping):
+            raise TypeError(f"names must be a mapping of variable names, got {names!r}")
     if e.op == "var":
         return names.get(e.args[0], e.args[0])
     if e.op == "const":
         value = e.args[0]
-        return str(int(value)) if value == int(value) and abs(value) < 1e15 else repr(value)
+        whole = math.isfinite(value) and value == int(value) and abs(value) < 1e15
+        return str(int(value)) if whole else repr(value)
     if e.op == "neg":
         return f"-{format_expr(e.args[0], names, False)}"
     a, b = (format_expr(x, names, False) for x in e.args)

@@ -197,8 +197,11 @@ def count_lines(func: Callable, *args, charge=None, **kwargs) -> tuple[object, l
     Raises
     ------
     TypeError
-        If a function to charge is not a Python function (it has no source lines).
+        If ``charge`` is not a sequence, or a function to charge is not a Python function (it
+        has no source lines).
     """
+    if charge is not None and (isinstance(charge, str) or not hasattr(charge, "__iter__")):
+        raise TypeError(f"charge must be a sequence of functions, got {charge!r}")
     charged = [func] if charge is None else list(charge)
     codes = []
     for f in charged:
