@@ -364,3 +364,22 @@ def test_a_model_without_bodies_has_empty_dynamics(assembly):
         assert sp.forward_dynamics(model, empty, empty, empty).shape == batch + (0,)
         assert not sp.articulated_inertia(model, empty).any()
         assert sp.articulated_inertia(model, empty).shape == batch + (1, 6, 6)
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("argument", ["q", "qd", "tau"])
+def test_complex_state_is_refused_naming_the_argument(argument):
+    model = builders.double_pendulum()
+    state = {"q": np.array([0.1, 0.2]), "qd": np.zeros(2), "tau": np.zeros(2)}
+    state[argument] = state[argument] + 1e-20j  # NumPy would drop it with a ComplexWarning
+    with pytest.raises(ValueError, match=f"^{argument} must be real"):
+        aba(model, state["q"], state["qd"], state["tau"])
+    if argument != "tau":
+        with pytest.raises(ValueError, match=f"^{argument} must be real"):
+            rnea(model, state["q"], state["qd"], np.zeros(2))
+    with pytest.raises(ValueError, match="^f_ext must be real"):
+        aba(model, np.zeros(2), np.zeros(2), np.zeros(2), np.zeros((3, 6)) + 0j)
+    with pytest.raises(ValueError, match="^q must be real"):
+        crba(model, np.zeros(2) + 1j)

@@ -425,3 +425,9 @@ def test_renumber_errors():
     order[2], order[3] = order[3], order[2]  # the upper arm before the shoulder it hangs from
     with pytest.raises(ValueError, match="puts body 4 before its parent 3"):
         B.renumber(model, order)
+
+
+def test_renumber_refuses_orders_that_int_would_truncate():
+    model = B.double_pendulum()
+    with pytest.raises(ValueError, match=r"order\[0\] must be an integer, got 1.7"):
+        B.renumber(model, [1.7, 2.2])  # int() made it the permutation [1, 2]

@@ -698,3 +698,33 @@ def test_soft_step_with_bilateral_and_unilateral_rows_solves_the_full_system():
             free = np.linalg.solve(K[:5, :5], np.r_[b, -gamma * 0.003 / h])
             assert np.allclose(out.v, free[:4]) and out.z[0] == 0 and out.w[0] >= 0
         assert np.isclose(G[0] @ out.v + R * out.lam[0], -gamma * 0.003 / h)
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+def test_entry_points_refuse_inputs_that_used_to_pass_or_fail_deep_inside():
+    osc = LinearOscillator(1.0, 1.0)
+    with pytest.raises(ValueError, match="t must be a single finite number, got nan"):
+        step(osc, np.nan, [1.0], [0.0], 0.1)
+    with pytest.raises(
+        ValueError, match="times must be a non-empty increasing 1-D array of finite"
+    ):
+        reference_solution(osc, [1.0], [0.0], [0.0, np.nan])  # failed later as "qd non-finite"
+    with pytest.raises(ValueError, match="G is given without phi"):
+        soft_step(np.eye(2), np.ones(2), 0.01, G=np.ones((1, 2)))  # was "G's constraint values"
+    with pytest.raises(ValueError, match="phi_n is given without N"):
+        soft_step(np.eye(2), np.ones(2), 0.01, phi_n=[0.0])
+    with pytest.raises(ValueError, match="^mass must be real"):
+        LinearOscillator(mass=1.0 + 1j)
+    with pytest.raises(ValueError, match="^alpha must be real"):
+        regularization(0.01, 1e-3 + 1j)
+
+
+def test_constrained_step_checks_regularization_and_names_J():
+    from spatial.integrators import constrained_step
+
+    with pytest.raises(ValueError, match="regularization must be >= 0"):
+        constrained_step(np.eye(2), np.ones(2), regularization=-1.0)  # ignored without J
+    with pytest.raises(ValueError, match="J has 2 rows, not a multiple of 1 \\+ tangent_dim = 3"):
+        constrained_step(np.eye(3), np.ones(3), J=np.ones((2, 3)))  # the message said W

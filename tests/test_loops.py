@@ -437,6 +437,8 @@ def test_G_and_g_errors(rng):
         L.G_and_g(np.stack([K, K]), np.zeros((2, 3)))
     with pytest.raises(ValueError, match="distinct integer indices"):
         L.G_and_g(K, np.zeros(3), independent=(3, 3))
+    with pytest.raises(ValueError, match=r"independent\[0\] must be an integer, got 3.5"):
+        L.G_and_g(K, np.zeros(3), independent=(3.5, 4))  # int() made it (3, 4)
     with pytest.raises(ValueError, match="must index the 5"):
         L.G_and_g(K, np.zeros(3), independent=(3, 7))
     with pytest.raises(ValueError, match="k must have shape"):

@@ -324,3 +324,10 @@ def test_random_helpers_give_valid_model_data(rng):
     m, c, I_c = sp.inertia_params(I)
     moments = np.linalg.eigvalsh(I_c)
     assert np.all(moments > 0) and np.all(moments[..., 2] < moments[..., 0] + moments[..., 1])
+
+
+@pytest.mark.parametrize("dtype", ["banana", 3.5, int, "complex128"])
+def test_astype_refuses_what_is_not_a_floating_type_with_the_promised_valueerror(dtype):
+    model = sp.builders.double_pendulum()
+    with pytest.raises(ValueError, match="dtype must be float32, float64 or longdouble"):
+        model.astype(dtype)

@@ -310,3 +310,15 @@ def test_muscle_law_rejects_bad_parameters(kwargs, match):
     params = {"f_opt": 100.0, "l_opt": 0.1, "v_max": 10.0, "activation": 0.5} | kwargs
     with pytest.raises(ValueError, match=match):
         MuscleLaw(**params)
+
+
+@pytest.mark.parametrize("length", [-0.5, 0.0, 0.05])
+def test_path_length_must_exceed_the_tendon_length_as_for_the_musculotendon_law(length):
+    # l <= l_T leaves the fibre no length (or a negative one); MusculotendonLaw refuses it too
+    law = MuscleLaw(f_opt=100.0, l_opt=0.1, v_max=10.0, tendon_length=0.05)
+    with pytest.raises(ValueError, match="path length must exceed the tendon length 0.05"):
+        law(length, 0.0)
+    with pytest.raises(ValueError, match="path length must exceed the tendon length 0.05"):
+        law.normalized(np.array([0.1, length]), np.zeros(2))
+    with pytest.raises(ValueError, match="path length must exceed the tendon length 0.0"):
+        MuscleLaw(f_opt=100.0, l_opt=0.1, v_max=10.0)(-0.5, 0.0)
