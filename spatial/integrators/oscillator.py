@@ -5,7 +5,10 @@ stiffness ``K_s`` and the damping ``C`` positive semi-definite.  In the sign con
 :mod:`spatial.forces` the force Jacobians are ``K = ∂f/∂x = -K_s`` and ``D = ∂f/∂ẋ = -C``.
 One degree of freedom with mass ``m``, stiffness ``k`` and no damping oscillates at
 ``ω = √(k/m)`` with the energy ``½ m ẋ² + ½ k x²`` conserved: every claim about an integrator's
-accuracy, stability or energy behaviour can be checked against that closed form.
+accuracy, stability or energy behaviour on such a system can be checked against that closed
+form.  It has a constant mass matrix and forces of the position alone, the case in which the
+symplectic schemes keep the energy error bounded; what it shows about energy does not carry over
+to a mechanism whose mass matrix depends on its configuration (:mod:`.explicit`).
 
 Because every stepper is linear on this system, one step is a matrix acting on the state
 ``(x, ẋ)``; :meth:`LinearOscillator.step_matrix` builds it by stepping the unit states, and its
