@@ -518,8 +518,8 @@ class Model:
         Raises
         ------
         ValueError
-            Naming the argument, if a shape is wrong, an entry is not finite, or a joint's
-            configuration is invalid (e.g. a non-unit quaternion).
+            Naming the argument, if a shape is wrong, an array is complex, an entry is not
+            finite, or a joint's configuration is invalid (e.g. a non-unit quaternion).
         """
         out = []
         for value, name, n in ((q, "q", self.nq), (qd, "qd", self.nv), (qdd, "qdd", self.nv)):

@@ -316,10 +316,11 @@ def aba(model: Model, q, qd, tau, f_ext=None, assembly: str = "standard") -> np.
     Raises
     ------
     ValueError
-        If a state array has the wrong shape, is not finite or not a valid configuration; if
-        ``f_ext`` has the wrong shape or a nonzero row 0; if the batch shapes do not broadcast;
-        if ``assembly`` is unknown, or a variant is asked for with a singular body inertia; if
-        a joint moves a subtree without mass or inertia along its motion (``D_i`` singular).
+        If a state array has the wrong shape, is complex, not finite or not a valid
+        configuration; if ``f_ext`` has the wrong shape or a nonzero row 0; if the batch shapes
+        do not broadcast; if ``assembly`` is unknown, or a variant is asked for with a singular
+        body inertia; if a joint moves a subtree without mass or inertia along its motion
+        (``D_i`` singular).
 
     Examples
     --------

@@ -55,7 +55,7 @@ def crba(model: Model, q) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``q`` has the wrong shape, is not finite or not a valid configuration.
+        If ``q`` has the wrong shape, is complex, not finite or not a valid configuration.
     """
     q, _, _, _ = model.check_state(q)
     return _crba(model, q)
@@ -106,8 +106,8 @@ def inertia_product(model: Model, q, qdd) -> np.ndarray:
     Raises
     ------
     ValueError
-        If a state array has the wrong shape, is not finite or not a valid configuration, or
-        the batch shapes do not broadcast.
+        If a state array has the wrong shape, is complex, not finite or not a valid
+        configuration, or the batch shapes do not broadcast.
     """
     q, _, qdd, _ = model.check_state(q, None, qdd)
     fp = _forward_pass(model, q)
