@@ -30,12 +30,10 @@ at a modest multiple of the unit round-off.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from . import joints
-from ._validate import as_array, positive_scalar
+from ._validate import as_array, finite_scalar, integer, positive_scalar, real
 from .dynamics import crba, rnea
 from .inertia import mcI
 from .model import Model
@@ -177,16 +175,14 @@ def zigzag_chain(n: int = 6, angle_deg: float = 75.0) -> tuple[Model, np.ndarray
     ValueError
         If ``n`` is not a positive integer or the angle is not finite.
     """
-    if isinstance(n, bool) or int(n) != n or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
-    if not math.isfinite(angle_deg):
-        raise ValueError(f"angle_deg must be finite, got {angle_deg!r}")
+    n = integer(n, "n", minimum=1)
+    angle_deg = finite_scalar(angle_deg, "angle_deg")
     model = Model(gravity=[0.0, 0.0, 0.0])
     rod = mcI(1.0, [0.5, 0.0, 0.0], np.diag([1e-6, 1 / 12, 1 / 12]))  # the x inertia is idle
-    for i in range(1, int(n) + 1):
+    for i in range(1, n + 1):
         X_tree = np.eye(6) if i == 1 else xlt([1.0, 0.0, 0.0])
         model.add_body(i - 1, joints.Revolute("z"), X_tree, rod, name=f"link{i}")
-    q = np.deg2rad(angle_deg) * (-1.0) ** np.arange(int(n))
+    q = np.deg2rad(angle_deg) * (-1.0) ** np.arange(n)
     return model, q
 
 
@@ -198,15 +194,14 @@ def round_significant(x, digits: int = 3) -> np.ndarray:
     ValueError
         If ``digits`` is not a positive integer or ``x`` is not finite.
     """
-    if isinstance(digits, bool) or int(digits) != digits or digits < 1:
-        raise ValueError(f"digits must be a positive integer, got {digits!r}")
-    x = np.asarray(x, dtype=float)
+    digits = integer(digits, "digits", minimum=1)
+    x = np.asarray(real(x, "x"), dtype=float)
     if not np.all(np.isfinite(x)):
         raise ValueError("x must be finite")
     out = np.zeros_like(x)
     nz = x != 0
     exponent = np.floor(np.log10(np.abs(x[nz])))
-    scale = 10.0 ** (int(digits) - 1 - exponent)
+    scale = 10.0 ** (digits - 1 - exponent)
     out[nz] = np.round(x[nz] * scale) / scale
     return out
 
@@ -260,11 +255,14 @@ def backward_error(model: Model, q, qd, tau, qdd) -> float:
     Raises
     ------
     ValueError
-        If an argument does not fit the model, or the model has loop joints (see
-        :func:`spatial.rnea`).
+        If an argument does not fit the model (see :func:`spatial.rnea`) or is a batch (this
+        is one number for one state), or the model has loop joints.
     """
     model.check_tree("backward_error")
     tau = as_array(tau, "tau", (model.nv,))
+    for value, name in ((q, "q"), (qd, "qd"), (tau, "tau"), (qdd, "qdd")):
+        if np.ndim(value) != 1:
+            raise ValueError(f"{name} must be one state (1-D), got shape {np.shape(value)}")
     residual = tau - rnea(model, q, qd, qdd)
     C = rnea(model, q, qd, np.zeros(model.nv))
     H = crba(model, q)

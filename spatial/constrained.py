@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array
+from ._validate import as_array, real_array
 from .model import Model
 from .vectors import crf, crm, xinv
 
@@ -54,7 +54,7 @@ def _inertia(I) -> np.ndarray:
 
 
 def _basis(B, name: str) -> np.ndarray:
-    B = np.asarray(B, dtype=float)
+    B = real_array(B, name)
     if B.ndim != 2 or B.shape[0] != 6 or not 0 < B.shape[1] <= 6 or not np.all(np.isfinite(B)):
         raise ValueError(f"{name} must be a finite 6 x k matrix with 1 ≤ k ≤ 6, got {B.shape}")
     if np.linalg.matrix_rank(B) < B.shape[1]:

@@ -34,6 +34,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ._validate import integer, integers
 from .builders import gu_chain
 from .dynamics.aba import _aba, _pass1, _pass2, _pass3
 from .dynamics.crba import _crba
@@ -72,11 +73,28 @@ class Cost:
     """A floating-point operation count ``mul·m + add·a`` (Featherstone §10.3).
 
     ``mul`` counts multiplications and divisions, ``add`` additions and subtractions; both are
-    numbers or NumPy arrays (one count per value of ``n``).
+    integers or NumPy integer arrays (one count per value of ``n``).  A count may be negative:
+    Table 10.1's formulas are for ``n`` large enough, and at ``n = 1`` some give less than zero.
+
+    Raises
+    ------
+    ValueError
+        If a count is not an integer (``2.5 * Cost(1, 2)`` would be half an operation).
     """
 
     mul: object
     add: object
+
+    def __post_init__(self) -> None:
+        for name in ("mul", "add"):
+            value = getattr(self, name)
+            if isinstance(value, bool | np.bool_) or not (
+                isinstance(value, int | np.integer)
+                or (isinstance(value, np.ndarray) and np.issubdtype(value.dtype, np.integer))
+            ):
+                raise ValueError(
+                    f"Cost.{name} must be an integer count (or an integer array), got {value!r}"
+                )
 
     @property
     def total(self):
@@ -175,6 +193,7 @@ def table_10_1_cost(algorithm: str, n, version: int = 0) -> Cost:
     if algorithm not in _ALGORITHMS:
         raise ValueError(f"algorithm must be one of {_ALGORITHMS}, got {algorithm!r}")
     rows = [row for row in TABLE_10_1 if row.algorithm == algorithm]
+    version = integer(version, "version")
     if not 0 <= version < len(rows):
         raise ValueError(f"Table 10.1 has {len(rows)} rows for {algorithm}, got version {version}")
     return rows[version].cost(n)
@@ -255,7 +274,8 @@ def crba_counts(tree, dh=None) -> CrbaCounts:
     Raises
     ------
     ValueError
-        If ``tree`` is not a valid parent array or a model has a multi-variable joint.
+        If ``tree`` is not a valid parent array or a model has a multi-variable joint, or
+        ``dh`` holds something other than body numbers ``0 … n-1``.
     """
     lam = _parent_array(tree)
     n = lam.size
@@ -264,7 +284,7 @@ def crba_counts(tree, dh=None) -> CrbaCounts:
         for i in range(n):
             first_children.setdefault(int(lam[i]), i)
         dh = set(first_children.values())
-    dh = {int(i) for i in dh}
+    dh = set(integers(dh, "dh (0-based body numbers)", 0, n - 1))
     subtree = np.ones(n, dtype=int)  # |ν(i)|, accumulated from the leaves
     for i in range(n - 1, -1, -1):
         if lam[i] >= 0:
@@ -286,6 +306,8 @@ def crba_cost_chain(n: int, ra: Cost = RA, rx: Cost = RX_DH, vx: Cost = VX_DH) -
     ------
     ValueError
         If ``n`` is not a positive integer.
+    TypeError
+        If ``ra``, ``rx`` or ``vx`` is not a :class:`Cost`.
 
     Examples
     --------
@@ -293,9 +315,10 @@ def crba_cost_chain(n: int, ra: Cost = RA, rx: Cost = RX_DH, vx: Cost = VX_DH) -
     >>> str(cost.crba_cost_chain(7)), str(cost.table_10_1_cost("CRBA", 7))
     ('612m + 510a', '612m + 510a')
     """
-    if int(n) != n or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
-    n = int(n)
+    n = integer(n, "n", minimum=1)
+    for value, name in ((ra, "ra"), (rx, "rx"), (vx, "vx")):
+        if not isinstance(value, Cost):
+            raise TypeError(f"{name} must be a Cost, got {type(value).__name__} {value!r}")
     return (n - 1) * (ra + rx) + (n * (n - 1) // 2) * vx
 
 
@@ -481,9 +504,7 @@ def dense_lines(algorithm: str, n: int) -> list[CodeLine]:
     """
     if algorithm not in _DENSE:
         raise ValueError(f"algorithm must be one of {_DENSE}, got {algorithm!r}")
-    if isinstance(n, bool) or int(n) != n or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
-    lines = _run_on_symbols(algorithm, int(n))
+    lines = _run_on_symbols(algorithm, integer(n, "n", minimum=1))
     return [
         CodeLine(_book_line(algorithm, x.source), x.source, x.hits, Cost(x.ops.mul, x.ops.add))
         for x in lines

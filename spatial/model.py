@@ -422,7 +422,12 @@ class Model:
         ValueError
             If ``dtype`` is not ``float32``, ``float64`` or ``longdouble``.
         """
-        dtype = np.dtype(dtype)
+        try:
+            dtype = np.dtype(dtype)
+        except TypeError:  # not a type NumPy knows ("banana", 3.5): the promised ValueError
+            raise ValueError(
+                f"dtype must be float32, float64 or longdouble, got {dtype!r}"
+            ) from None
         if dtype not in FLOAT_TYPES:
             raise ValueError(f"dtype must be float32, float64 or longdouble, got {dtype.name!r}")
         new = copy.copy(self)
@@ -616,9 +621,9 @@ class Model:
         Raises
         ------
         ValueError
-            Naming the argument, if a shape is wrong, an entry is not finite, or a joint's
-            configuration is invalid (e.g. a non-unit quaternion); with ``tree_dynamics``, if
-            the model has loop joints.
+            Naming the argument, if a shape is wrong, an array is complex, an entry is not
+            finite, or a joint's configuration is invalid (e.g. a non-unit quaternion); with
+            ``tree_dynamics``, if the model has loop joints.
         """
         if tree_dynamics is not None:
             self.check_tree(tree_dynamics)

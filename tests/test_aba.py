@@ -385,3 +385,22 @@ def test_aba_refuses_loop_joints_and_answers_for_the_spanning_tree_on_request(
     np.testing.assert_allclose(
         articulated_inertia(tree, q), articulated_inertia(open_tree, q), rtol=1e-13, atol=1e-15
     )
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("argument", ["q", "qd", "tau"])
+def test_complex_state_is_refused_naming_the_argument(argument):
+    model = builders.double_pendulum()
+    state = {"q": np.array([0.1, 0.2]), "qd": np.zeros(2), "tau": np.zeros(2)}
+    state[argument] = state[argument] + 1e-20j  # NumPy would drop it with a ComplexWarning
+    with pytest.raises(ValueError, match=f"^{argument} must be real"):
+        aba(model, state["q"], state["qd"], state["tau"])
+    if argument != "tau":
+        with pytest.raises(ValueError, match=f"^{argument} must be real"):
+            rnea(model, state["q"], state["qd"], np.zeros(2))
+    with pytest.raises(ValueError, match="^f_ext must be real"):
+        aba(model, np.zeros(2), np.zeros(2), np.zeros(2), np.zeros((3, 6)) + 0j)
+    with pytest.raises(ValueError, match="^q must be real"):
+        crba(model, np.zeros(2) + 1j)

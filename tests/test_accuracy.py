@@ -85,7 +85,7 @@ def test_bad_input_is_named():
         accuracy.far_origin_error([1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match="n must be a positive integer"):
         accuracy.zigzag_chain(0)
-    with pytest.raises(ValueError, match="angle_deg must be finite"):
+    with pytest.raises(ValueError, match="angle_deg must be a single finite number"):
         accuracy.zigzag_chain(3, float("nan"))
     with pytest.raises(ValueError, match="digits must be a positive integer"):
         accuracy.round_significant([1.0], 0)
@@ -175,3 +175,18 @@ def test_base_coordinates_bad_input_is_named():
         accuracy.rnea_base_coordinates(model, np.stack([q, q]), np.zeros((2, 2)), np.zeros((2, 2)))
     with pytest.raises(ValueError, match="d must have shape"):
         accuracy.move_base_origin(model, np.zeros((2, 3)))
+
+
+def test_wrong_types_and_batches_are_refused():
+    with pytest.raises(ValueError, match="angle_deg must be a single finite number, got '75'"):
+        accuracy.zigzag_chain(3, "75")  # math.isfinite raised a TypeError naming nothing
+    with pytest.raises(ValueError, match="angle_deg must be real"):
+        accuracy.zigzag_chain(3, 75.0 + 1j)
+    with pytest.raises(ValueError, match="n must be a positive integer, got 3.0"):
+        accuracy.zigzag_chain(3.0)
+    with pytest.raises(ValueError, match="^x must be real"):
+        accuracy.round_significant(np.ones(2) + 1j)
+    model = builders.double_pendulum()
+    z = np.zeros((3, 2))
+    with pytest.raises(ValueError, match=r"q must be one state \(1-D\), got shape \(3, 2\)"):
+        accuracy.backward_error(model, z, z, z, z)  # was NumPy's "Improper number of dimensions"

@@ -711,3 +711,53 @@ def test_welded_bodies_move_as_the_composite_body_of_a_tree():
     rotations = np.array([sp.rotations.quat_to_matrix(qq[:4]) for qq in ref.q])
     assert np.abs(frames[:, :3, :3] - rotations).max() <= 1e-10
     assert np.abs(run.v - ref.v).max() <= 1e-10
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+def test_sizes_orders_and_indices_are_integers_never_truncated():
+    G = np.eye(3)
+    with pytest.raises(ValueError, match=r"sizes\[0\] must be a positive integer, got 3.7"):
+        at.Attachments([3.7, 3], [])  # int() made it 3
+    with pytest.raises(ValueError, match=r"sizes\[0\] must be a positive integer, got the bool"):
+        at.Attachments([True, 3], [])
+    with pytest.raises(ValueError, match=r"sizes\[1\] must be a positive integer, got 0"):
+        at.Attachments([3, 0], [])
+    with pytest.raises(ValueError, match=r"order\[0\] must be an integer, got 0.5"):
+        at.Attachments([3, 3], [at.attach(0, {1: G})], order=[0.5])
+    with pytest.raises(ValueError, match="the attached component must be an integer, got 1.0"):
+        at.attach(1.0, {0: G})
+    with pytest.raises(ValueError, match="dim must be a positive integer, got 2.5"):
+        at.weighted_point(0, [1], [1.0], dim=2.5)
+    att = at.Attachments([3, 3], [at.attach(0, {1: G})])
+    with pytest.raises(ValueError, match="got the bool True"):
+        at.projector(att, True)
+    system = at.AttachedSystem()
+    body, particle = system.add_body(np.eye(6)), system.add_particle(1.0)
+    assert body == 1  # so True would have passed for it
+    with pytest.raises(ValueError, match="body True is not a component"):
+        system.attach_point(particle, True, [0.0, 0.0, 0.0])
+
+
+def test_constraint_rows_of_the_wrong_shape_are_not_reshaped():
+    att = at.Attachments([3, 3], [at.attach(0, {1: np.eye(3)})])
+    # a (3, 2) array has six entries: reshape(-1, 6) made it one row of the wrong numbers
+    with pytest.raises(ValueError, match=r"C must be a finite \(m, 6\) matrix"):
+        at.reduce(att, np.eye(6), np.zeros(6), C=np.ones((3, 2)), gamma=[0.0])
+    one_row = at.reduce(att, np.eye(6), np.zeros(6), C=np.arange(6.0), gamma=[0.0])
+    assert one_row.C.shape == (1, 3)
+
+
+def test_complex_and_non_finite_arrays_are_refused_by_name():
+    att = at.Attachments([3, 3], [at.attach(0, {1: np.eye(3)})])
+    with pytest.raises(ValueError, match="^M must be real"):
+        at.solve(att, np.eye(6) + 0j, np.zeros(6))
+    with pytest.raises(ValueError, match="G for master 1 must be real"):
+        at.attach(0, {1: np.eye(3) + 0j})
+    with pytest.raises(ValueError, match="^x contains non-finite"):
+        at.attachment_forces(att, np.eye(6), np.zeros(6), np.full(6, np.nan))
+    with pytest.raises(ValueError, match="^v0 contains non-finite"):
+        at.project_constraint(att, np.eye(6), [0, 0, 0, 1.0, 0, 0], 0.0, [np.nan, 0, 0])
+    with pytest.raises(ValueError, match="R is not orthonormal"):
+        at.point_bias([0.0, 0.0, 1.0], np.ones(6), R=np.ones((3, 3)))

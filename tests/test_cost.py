@@ -218,3 +218,24 @@ def test_dense_counts_bad_input_is_named():
         cost.dense_lines("RNEA", 0)
     with pytest.raises(ValueError, match="algorithm must be one of"):
         cost.dense_row("rnea")
+
+
+def test_counts_and_indices_are_integers():
+    with pytest.raises(ValueError, match="version must be an integer, got the bool True"):
+        cost.table_10_1_cost("RNEA", 3, version=True)  # rows[True] was row 1
+    with pytest.raises(ValueError, match=r"dh \(0-based body numbers\)\[0\] must be an integer"):
+        cost.crba_counts([-1, 0, 1], dh=[1.5])  # int(1.5) was body 1
+    with pytest.raises(ValueError, match=r"must be an integer in \[0, 2\], got 99"):
+        cost.crba_counts([-1, 0, 1], dh=[99])  # silently ignored before
+    with pytest.raises(ValueError, match="n must be a positive integer, got the bool True"):
+        cost.crba_cost_chain(True)
+    with pytest.raises(ValueError, match="n must be a positive integer, got 7.0"):
+        cost.dense_lines("RNEA", 7.0)
+    with pytest.raises(TypeError, match="ra must be a Cost, got int 5"):
+        cost.crba_cost_chain(3, ra=5)
+    with pytest.raises(ValueError, match="Cost.mul must be an integer count"):
+        cost.Cost(1.5, 2)
+    with pytest.raises(ValueError, match="Cost.mul must be an integer count .* got 2.5"):
+        2.5 * cost.Cost(1, 2)  # half an operation
+    assert 3 * cost.Cost(1, 2) == cost.Cost(3, 6)
+    assert cost.Cost(-15, -19).total == -34  # Table 10.1 at n = 1 (a note in the book)

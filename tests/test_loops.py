@@ -438,6 +438,8 @@ def test_G_and_g_errors(rng):
         L.G_and_g(np.stack([K, K]), np.zeros((2, 3)))
     with pytest.raises(ValueError, match="distinct integer indices"):
         L.G_and_g(K, np.zeros(3), independent=(3, 3))
+    with pytest.raises(ValueError, match=r"independent\[0\] must be an integer, got 3.5"):
+        L.G_and_g(K, np.zeros(3), independent=(3.5, 4))  # int() made it (3, 4)
     with pytest.raises(ValueError, match="must index the 5"):
         L.G_and_g(K, np.zeros(3), independent=(3, 7))
     with pytest.raises(ValueError, match="k must have shape"):
@@ -860,7 +862,7 @@ def test_remaining_error_paths():
         B.crank_slider(masses=(1.0, 1.0, -1.0))
     with pytest.raises(ValueError, match="l2 must be > 0"):
         B.planar_loop_fig_8_3(l2=0.0)
-    with pytest.raises(ValueError, match="n must be an int"):
+    with pytest.raises(ValueError, match="n must be a positive integer"):
         B.ladder(0)
 
 

@@ -415,3 +415,10 @@ def test_check_tree_and_check_state_refuse_loop_joints_by_name(four_bar_and_open
     # kinematics stays allowed: the state check alone, and the tree's functions on the tree
     assert model.check_state(q, qd)[0] is not None
     model.spanning_tree().check_tree("my_dynamics")
+
+
+@pytest.mark.parametrize("dtype", ["banana", 3.5, int, "complex128"])
+def test_astype_refuses_what_is_not_a_floating_type_with_the_promised_valueerror(dtype):
+    model = sp.builders.double_pendulum()
+    with pytest.raises(ValueError, match="dtype must be float32, float64 or longdouble"):
+        model.astype(dtype)

@@ -354,3 +354,18 @@ def test_loop_force_of_the_hinge_rows_is_featherstones_loop_joint_force():
     ref = joint_forces(model, q, qd, sol.qdd, f_ext)[1:]
     got = sp.reduced.joint_reaction_forces(model, q, qd, sol.qdd, f_ext)
     assert rel_err(got, ref) <= 1e-10
+
+
+def test_constraint_items_with_non_integer_indices_or_nan_bounds_are_refused():
+    model = builders.double_pendulum()
+    q, qd = np.array([0.1, 0.2]), np.zeros(2)
+    with pytest.raises(ValueError, match="body of PointContact.* must be an integer, got 1.5"):
+        constraint_rows(model, q, qd, [PointContact(1.5, (0.0, 0.0, 0.0))])  # int() truncated
+    with pytest.raises(ValueError, match="JointLimit index must be an integer, got the bool"):
+        constrained_forward_dynamics(model, q, qd, inequalities=[JointLimit(True, -1.0, 1.0)])
+    with pytest.raises(ValueError, match="JointLimit lower contains non-finite"):
+        constrained_forward_dynamics(model, q, qd, inequalities=[JointLimit(0, np.nan, 1.0)])
+    with pytest.raises(ValueError, match="contact height contains non-finite"):
+        constraint_rows(model, q, qd, [PointContact(1, (0.0, 0.0, 0.0), height=np.nan)])
+    with pytest.raises(ValueError, match="^JointConstraint rows must be real"):
+        constraint_rows(model, q, qd, [JointConstraint(np.ones((1, 2)) + 0j)])

@@ -34,7 +34,12 @@ import copy
 
 import numpy as np
 
-from .._validate import as_array, nonnegative_scalar, positive_scalar
+from .._validate import (
+    as_array,
+    as_scalar_array,
+    nonnegative_scalar,
+    positive_scalar,
+)
 from ..inertia import validate_inertia
 from ..maximal.rigid_body import _coriolis, _gravity
 from ..maximal.system import System as _MaximalSystem
@@ -388,8 +393,10 @@ class AttachedSystem:
 
     def integrate(self, q, v, dt) -> np.ndarray:
         """Bodies ``T exp(dt [φ])`` (Sueda eq. 1.29), particles ``x + dt ẋ``."""
+        q, v = as_array(q, "q", (self.nq,)), as_array(v, "v", (self.nv,))
+        dt = as_scalar_array(dt, "dt")
         qs, vs = self._layout()
-        out = np.array(q, dtype=float)
+        out = q.copy()
         for i, s in qs.items():
             if self.kinds[i] == _BODY:
                 out[s] = (q[s].reshape(4, 4) @ exp_se3(dt * v[vs[i]])).reshape(16)
@@ -399,6 +406,7 @@ class AttachedSystem:
 
     def difference(self, q0, q1) -> np.ndarray:
         """``v`` with ``integrate(q0, v, 1) == q1``."""
+        q0, q1 = as_array(q0, "q0", (self.nq,)), as_array(q1, "q1", (self.nq,))
         qs, vs = self._layout()
         out = np.zeros(self.nv)
         for i, s in qs.items():
@@ -410,7 +418,7 @@ class AttachedSystem:
         return out
 
     def _collect(self, q, kind: str) -> np.ndarray:
-        q = np.asarray(q, float)
+        q = as_array(q, "q", (self.nq,))
         if q.ndim > 1:
             return np.stack([self._collect(qi, kind) for qi in q])
         config = self._configuration(q)
@@ -507,7 +515,9 @@ class AttachedSystem:
 
     def initial_records(self, q, v) -> dict:
         """The records of :meth:`step` for the start of a simulation (no joint force yet)."""
-        _, error, joint_q = _joint_rows(self, self._configuration(np.asarray(q, float)), None)
+        _, error, joint_q = _joint_rows(
+            self, self._configuration(as_array(q, "q", (self.nq,))), None
+        )
         return {"joint_q": joint_q, "error": error, "joint_force": np.zeros(len(error))}
 
     def accelerations(self, t, q, v) -> np.ndarray:
@@ -516,13 +526,15 @@ class AttachedSystem:
         Raises
         ------
         ValueError
-            If the system has joints (they need :meth:`step`: ``integrator=None``).
+            If the system has joints (they need :meth:`step`: ``integrator=None``), or as
+            :meth:`check_state`.
         """
         if self._mirror.m:
             raise ValueError(
                 f"this system has {len(self._mirror.joints)} joint(s): they are constraint rows of "
                 "its time step, simulate it with integrator=None"
             )
+        q, v = self.check_state(q, v)
         config = self._configuration(q)
         att = self._at_state(config)
         x = self._full_velocities(att, v)
@@ -542,8 +554,8 @@ class AttachedSystem:
 
         ``q`` and ``v`` may carry leading dimensions (a trajectory): the energies then have them.
         """
-        q, v = np.asarray(q, float), np.asarray(v, float)
-        if q.ndim > 1:
+        q, v = as_array(q, "q", (self.nq,)), as_array(v, "v", (self.nv,))
+        if q.ndim > 1 or v.ndim > 1:
             batch = np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
             qb = np.broadcast_to(q, batch + q.shape[-1:]).reshape(-1, q.shape[-1])
             vb = np.broadcast_to(v, batch + v.shape[-1:]).reshape(-1, v.shape[-1])

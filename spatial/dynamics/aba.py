@@ -316,12 +316,12 @@ def aba(model: Model, q, qd, tau, f_ext=None, assembly: str = "standard") -> np.
     Raises
     ------
     ValueError
-        If a state array has the wrong shape, is not finite or not a valid configuration; if
-        ``f_ext`` has the wrong shape or a nonzero row 0; if the batch shapes do not broadcast;
-        if ``assembly`` is unknown, or a variant is asked for with a singular body inertia; if
-        a joint moves a subtree without mass or inertia along its motion (``D_i`` singular).
-        If the model has loop joints (:meth:`~spatial.Model.check_tree`): use
-        :func:`~spatial.dynamics.loops.loop_forward_dynamics` for the closed loops, or pass
+        If a state array has the wrong shape, is complex, not finite or not a valid
+        configuration; if ``f_ext`` has the wrong shape or a nonzero row 0; if the batch shapes
+        do not broadcast; if ``assembly`` is unknown, or a variant is asked for with a singular
+        body inertia; if a joint moves a subtree without mass or inertia along its motion
+        (``D_i`` singular).  If the model has loop joints (:meth:`~spatial.Model.check_tree`):
+        use :func:`~spatial.dynamics.loops.loop_forward_dynamics` for the closed loops, or pass
         ``model.spanning_tree()`` for the open tree's answer.
     FloatingPointError
         If the result overflows because the velocities or forces are too large (e.g. inside a

@@ -55,8 +55,8 @@ def crba(model: Model, q) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``q`` has the wrong shape, is not finite or not a valid configuration.  If the
-        model has loop joints (:meth:`~spatial.Model.check_tree`): pass
+        If ``q`` has the wrong shape, is complex, not finite or not a valid configuration.  If
+        the model has loop joints (:meth:`~spatial.Model.check_tree`): pass
         ``model.spanning_tree()`` for the spanning tree's ``H`` (the ``H`` of Featherstone's
         ch. 8, which :func:`~spatial.dynamics.loops.loop_forward_dynamics` uses).
     """
@@ -109,8 +109,9 @@ def inertia_product(model: Model, q, qdd) -> np.ndarray:
     Raises
     ------
     ValueError
-        If a state array has the wrong shape, is not finite or not a valid configuration, or
-        the batch shapes do not broadcast; if the model has loop joints, as :func:`crba`.
+        If a state array has the wrong shape, is complex, not finite or not a valid
+        configuration, or the batch shapes do not broadcast; if the model has loop joints, as
+        :func:`crba`.
     """
     q, _, qdd, _ = model.check_state(q, None, qdd, tree_dynamics="inertia_product")
     fp = _forward_pass(model, q)

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._validate import as_array, as_scalar_array
+from .._validate import as_array, as_scalar_array, real_array
 from ..model import Model
 from .crba import crba
 from .hybrid import hybrid_dynamics
@@ -106,7 +106,7 @@ def _check_gears(model: Model, G) -> np.ndarray:
             "gear constraints q = G y need position variables that are integrals of the "
             f"velocity variables (nq == nv), got nq = {model.nq}, nv = {model.nv}"
         )
-    G = np.asarray(G, dtype=float)
+    G = real_array(G, "G")
     if G.ndim != 2 or G.shape[0] != model.nv or G.shape[1] > model.nv:
         raise ValueError(f"G must have shape (nv, n_y) = ({model.nv}, ≤ {model.nv}), got {G.shape}")
     return as_array(G, "G", G.shape)

@@ -110,7 +110,7 @@ def rnea(model: Model, q, qd, qdd, f_ext=None) -> np.ndarray:
     Raises
     ------
     ValueError
-        If a state array has the wrong shape, is not finite or not a valid configuration,
+        If a state array has the wrong shape, is complex, not finite or not a valid configuration,
         if ``f_ext`` has the wrong shape or a non-zero row 0, or if the batch shapes do not
         broadcast.  If the model has loop joints (:meth:`~spatial.Model.check_tree`): pass
         ``model.spanning_tree()`` for the open tree's answer, or use

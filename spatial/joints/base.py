@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_array
+from .._validate import as_array, real_array
 
 __all__ = ["Joint", "Fixed", "axis_vector"]
 
@@ -69,7 +69,7 @@ def axis_vector(axis) -> np.ndarray:
 
 def _finite_scalar(x, name: str) -> float:
     """``x`` as a Python float; ``ValueError`` unless it is a single finite number."""
-    a = np.asarray(x, dtype=float)
+    a = real_array(x, name)
     if a.shape != () or not np.isfinite(a):
         raise ValueError(f"{name} must be a finite number, got {x!r}")
     return float(a)

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._validate import integer, real, real_array
 from ..kinematics import _forward_pass
 from ..model import Model
 from ..se3 import material_jacobian
@@ -88,7 +89,7 @@ class ParticleSystem:
     rest_length: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     def __post_init__(self):
-        m = np.asarray(self.masses, dtype=float)
+        m = np.asarray(real(self.masses, "masses"), dtype=float)
         if m.ndim != 1 or not np.all(np.isfinite(m)) or np.any(m <= 0):
             raise ValueError(f"masses must be a 1-D array of finite positive numbers, got {m}")
         n = m.size
@@ -99,20 +100,30 @@ class ParticleSystem:
         for a, item in enumerate(att):
             if item is None:
                 continue
-            body, r = item
-            r = np.asarray(r, dtype=float)
-            if int(body) != body or r.shape != (3,) or not np.all(np.isfinite(r)):
+            if not isinstance(item, tuple | list) or len(item) != 2:
                 raise ValueError(f"node {a}: attachment must be (body number, finite 3-vector)")
-            att[a] = (int(body), r)
+            body, r = item
+            body = integer(body, f"node {a}: attachment body", minimum=0)
+            r = np.asarray(real(r, f"node {a}: attachment point"), dtype=float)
+            if r.shape != (3,) or not np.all(np.isfinite(r)):
+                raise ValueError(f"node {a}: attachment must be (body number, finite 3-vector)")
+            att[a] = (body, r)
         self.attached = att
-        s = np.asarray(self.springs, dtype=int).reshape(-1, 2)
+        s = np.asarray(self.springs)
+        if s.size == 0:
+            s = np.zeros((0, 2), dtype=int)
+        if s.ndim != 2 or s.shape[1] != 2 or not np.issubdtype(s.dtype, np.integer):
+            raise ValueError(
+                f"springs must be an integer array of node pairs, shape (ns, 2), got {s.dtype} "
+                f"of shape {s.shape}"
+            )
         if s.size and (s.min() < 0 or s.max() >= n or np.any(s[:, 0] == s[:, 1])):
             raise ValueError(
                 f"spring node indices must be distinct and in 0 … {n - 1}, got {s.tolist()}"
             )
         self.springs = s
         for name in ("stiffness", "rest_length"):
-            v = np.asarray(getattr(self, name), dtype=float)
+            v = np.asarray(real(getattr(self, name), name), dtype=float)
             if v.shape != (len(s),) or not np.all(np.isfinite(v)) or np.any(v < 0):
                 raise ValueError(
                     f"{name} must hold {len(s)} finite non-negative numbers, got {v.tolist()}"
@@ -218,7 +229,7 @@ def _check(model: Model, ps: ParticleSystem, q, x, qd=None, xd=None, tau=None, w
     out = []
     for v, name in ((x, "x"), (xd, "xd")):
         if v is not None:
-            v = np.asarray(v, dtype=float)
+            v = real_array(v, name)
             if v.shape != (nf, 3) or not np.all(np.isfinite(v)):
                 raise ValueError(f"{name} must be a finite array of shape ({nf}, 3), got {v.shape}")
         out.append(v)

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_array, positive_scalar
+from .._validate import as_array, positive_scalar, real_array
 from .._validate import broadcast_batch as _batch_shape
 from ..dynamics.rnea import _check_f_ext
 from ..joints import Joint
@@ -71,7 +71,7 @@ def _gain_matrix(x, name: str, nv: int) -> np.ndarray:
     """
     if x is None:
         return np.zeros((nv, nv))
-    a = np.asarray(x, dtype=float)
+    a = real_array(x, name)
     if a.shape not in ((nv,), (nv, nv)):
         raise ValueError(
             f"{name} must be a vector of {nv} gains (one per velocity variable) or an "
@@ -116,7 +116,7 @@ def _check_hyper(model: Model, J_rR) -> np.ndarray:
                 f"(q = J_rR y); joint {i} ({joint!r}) has nq = {joint.nq}, nv = {joint.nv} or "
                 "other velocity variables"
             )
-    a = np.asarray(J_rR, dtype=float)
+    a = real_array(J_rR, "J_rR")
     if a.ndim != 2 or a.shape[0] != model.nv or a.shape[1] < 1:
         raise ValueError(
             f"J_rR must be a constant matrix of shape (nv, nR) = ({model.nv}, nR) with nR >= 1, "

@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._validate import positive_scalar
+from .._validate import friction_coefficients, integer, positive_scalar
 from ..model import Model
 from ..solvers import qp
 from ..solvers.friction import tangent_basis
@@ -93,8 +93,7 @@ def _m_norm(factor, p):
 def _check_common(model, q, qd, h, tau, f_ext, tol, max_iter, method, who):
     h = positive_scalar(h, "h")
     tol = positive_scalar(tol, "tol")
-    if int(max_iter) != max_iter or max_iter < 1:
-        raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
+    integer(max_iter, "max_iter", minimum=1)
     qp._check_method(method, False)
     q, qd, tau, f_ext = _check_state(model, q, qd, tau, f_ext, who)
     fp = _redmax_pass(model, q, qd)
@@ -175,9 +174,7 @@ def staggered_step(
         model, q, qd, h, tau, f_ext, tol, max_iter, method, "staggered_step"
     )
     contacts = _check_items(model, contacts, (PointContact,), "contacts")
-    mu = np.broadcast_to(np.asarray(mu, dtype=float), (len(contacts),))
-    if not np.all(mu >= 0):
-        raise ValueError(f"friction coefficients mu must be ≥ 0, got {mu}")
+    mu = friction_coefficients(mu, len(contacts))
     if not 0.0 <= float(stabilization) <= 1.0:
         raise ValueError(f"stabilization γ must be in [0, 1], got {stabilization!r}")
     rows = _stack(model, fp, q, qd, contacts)

@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _batched as _kernel
-from .._validate import as_array, as_scalar_array, broadcast_batch, require_rotation
+from .._validate import as_array, as_scalar_array, broadcast_batch, real_array, require_rotation
 from .vec3 import skew, unskew
 
 __all__ = [
@@ -307,7 +307,7 @@ def pluho(X) -> np.ndarray:
     ValueError
         If the input is neither a Plücker transform nor a rigid homogeneous transform.
     """
-    A = np.asarray(X, dtype=float)
+    A = real_array(X, "X")
     if A.shape[-2:] == (6, 6):
         E, r = unplux(A)
         T = np.zeros(A.shape[:-2] + (4, 4))

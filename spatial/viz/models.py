@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._validate import real_array
 from ..inertia import inertia_params
 from ..kinematics import body_poses
 from ..model import Model
@@ -245,7 +246,7 @@ def animate(
     from matplotlib.animation import FuncAnimation
 
     _check_plane(plane)
-    qs = np.asarray(qs, dtype=float)
+    qs = real_array(qs, "qs")
     if qs.ndim < 2:
         raise ValueError(f"qs must have shape (T, ..., nq) with T frames, got {qs.shape}")
     if times is not None and np.shape(times) != qs.shape[:1]:

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..._batched import T as _T
 from ..._batched import mv as _mv
-from ..._validate import as_array, positive_scalar
+from ..._validate import as_array, integers, positive_scalar
 from ...model import Model
 from ..crba import crba
 from ..rnea import bias_force
@@ -51,13 +51,10 @@ __all__ = ["G_and_g", "LoopClosure", "reduced_forward_dynamics"]
 
 def _check_independent(independent, n: int, name: str = "independent") -> tuple[int, ...]:
     """``independent`` as a tuple of distinct ints in ``0 … n-1``."""
-    try:
-        idx = tuple(int(i) for i in independent)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"{name} must be a sequence of variable indices, got {independent!r}"
-        ) from None
-    if any(isinstance(i, bool) for i in independent) or len(set(idx)) != len(idx):
+    if isinstance(independent, str | bytes) or not hasattr(independent, "__iter__"):
+        raise ValueError(f"{name} must be a sequence of variable indices, got {independent!r}")
+    idx = integers(independent, name)  # no int() truncation: 1.5 is not an index
+    if len(set(idx)) != len(idx):
         raise ValueError(f"{name} must be distinct integer indices, got {independent!r}")
     if any(not 0 <= i < n for i in idx):
         raise ValueError(f"{name} must index the {n} velocity variables (0 … {n - 1}), got {idx}")
