@@ -50,6 +50,22 @@ def crm_matrix(v: np.ndarray) -> np.ndarray:
     return (v @ _CRM_BASIS).reshape(v.shape[:-1] + (6, 6))
 
 
+def symmetric(M: np.ndarray) -> np.ndarray:
+    """``M`` (..., n, n), known to be symmetric: returned as it is, unless it holds symbols.
+
+    On the object arrays of :mod:`spatial.symbolic` the entries below the diagonal are replaced
+    by those above it, so the code generated from a symmetric product (``Xᵀ I X``,
+    ``U D⁻¹ Uᵀ``) computes each pair of equal entries once: the lower ones become unused and
+    are dropped.  On numbers it costs nothing and changes nothing.
+    """
+    if M.dtype != object:
+        return M
+    lower = np.tril_indices(M.shape[-1], -1)
+    out = M.copy()
+    out[..., lower[0], lower[1]] = M[..., lower[1], lower[0]]
+    return out
+
+
 def T(X: np.ndarray) -> np.ndarray:
     """Transpose of the last two axes (``T(Xup[i])`` is the force transform ``^λ(i)X_i*``)."""
     return X.swapaxes(-1, -2)
