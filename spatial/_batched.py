@@ -50,15 +50,21 @@ def crm_matrix(v: np.ndarray) -> np.ndarray:
     return (v @ _CRM_BASIS).reshape(v.shape[:-1] + (6, 6))
 
 
-def symmetric(M: np.ndarray) -> np.ndarray:
-    """``M`` (..., n, n), known to be symmetric: returned as it is, unless it holds symbols.
+#: Set by :func:`spatial.symbolic.generate` while it traces an algorithm (see :func:`symmetric`).
+MIRROR_SYMMETRIC = False
 
-    On the object arrays of :mod:`spatial.symbolic` the entries below the diagonal are replaced
-    by those above it, so the code generated from a symmetric product (``Xᵀ I X``,
-    ``U D⁻¹ Uᵀ``) computes each pair of equal entries once: the lower ones become unused and
-    are dropped.  On numbers it costs nothing and changes nothing.
+
+def symmetric(M: np.ndarray) -> np.ndarray:
+    """``M`` (..., n, n), known to be symmetric: returned as it is, unless code is generated.
+
+    While :func:`spatial.symbolic.generate` traces an algorithm (``MIRROR_SYMMETRIC``), the
+    entries of an object array below the diagonal are replaced by those above it, so the code
+    generated from a symmetric product (``Xᵀ I X``, ``U D⁻¹ Uᵀ``) computes each pair of equal
+    entries once: the lower ones become unused and are dropped.  Otherwise (numbers, or the
+    operation counts of :mod:`spatial.cost`, which count what NumPy computes) it is the
+    identity.
     """
-    if M.dtype != object:
+    if M.dtype != object or not MIRROR_SYMMETRIC:
         return M
     lower = np.tril_indices(M.shape[-1], -1)
     out = M.copy()
@@ -163,18 +169,22 @@ def transform_inertia(X: np.ndarray, I: np.ndarray) -> np.ndarray:
 def spd_solve(D: np.ndarray, B: np.ndarray) -> np.ndarray:
     """``D⁻¹ B`` for small symmetric positive-definite ``D`` (..., n, n) and ``B`` (..., n, k).
 
-    ``n = 1`` (a 1-DoF joint's ``D_i``) is a division and ``n = 0`` an empty result.  Arrays of
-    numbers go to LAPACK (``np.linalg.solve``); object arrays (the symbols of
-    :mod:`spatial.symbolic`, on which LAPACK cannot run) are solved by an ``LDLᵀ``
-    factorization written out entry by entry, reading ``D``'s lower triangle only, so that the
-    same call becomes straight-line code (a square-root-free Cholesky, Featherstone §6.2).
+    ``n = 1`` (a 1-DoF joint's ``D_i``) is a division and ``n = 0`` an empty result.  float32
+    and float64 arrays go to LAPACK (``np.linalg.solve``); the types LAPACK does not take are
+    solved by an ``LDLᵀ`` factorization written out entry by entry (a square-root-free
+    Cholesky, Featherstone §6.2), reading ``D``'s lower triangle only: long doubles, kept in
+    their precision, and object arrays, the symbols of :mod:`spatial.symbolic`, on which the
+    same call becomes straight-line code.
     """
     n = D.shape[-1]
     if n == 1:
         return B / D
-    if D.dtype != object:
+    if D.dtype in _LAPACK_TYPES and B.dtype in _LAPACK_TYPES:
         return np.linalg.solve(D, B)
     return _ldlt_solve(D, B)
+
+
+_LAPACK_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _ldlt_solve(D: np.ndarray, B: np.ndarray) -> np.ndarray:

@@ -166,14 +166,17 @@ def emit(nodes: list, outputs: list, arguments: list, name: str) -> Emitted:
             depth[k] = depth[x.a.n] if type(x.a) is Sym else 0
             continue
         p = _PREC[op]
-        ta, pa = _operand(x.a, ref, constants)
-        tb, pb = _operand(x.b, ref, constants)
+        a, b = x.a, x.b
+        ta, pa = ref[a.n] if type(a) is Sym else _literal(a, constants)
+        tb, pb = ref[b.n] if type(b) is Sym else _literal(b, constants)
         if pa < p:
             ta = f"({ta})"
         if pb <= p:
             tb = f"({tb})"
         text = f"{ta} {op} {tb}"
-        d = 1 + max(depth[y.n] if type(y) is Sym else 0 for y in (x.a, x.b))
+        da = depth[a.n] if type(a) is Sym else 0
+        db = depth[b.n] if type(b) is Sym else 0
+        d = 1 + (da if da > db else db)
         if uses[k] == 1 and not is_output[k] and d <= _MAX_DEPTH:
             ref[k], depth[k] = (text, p), d
             continue
@@ -248,7 +251,8 @@ def _with_deletions(nodes, live, materialized, statements, outputs) -> list:
             if type(y) is not Sym:
                 continue
             if materialized[y.n]:
-                last[y.n] = max(last[y.n], where)
+                if last[y.n] < where:
+                    last[y.n] = where
             else:
                 owner[y.n] = where
     dying: dict = {}

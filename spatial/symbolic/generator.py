@@ -34,6 +34,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from .. import _batched
 from .. import dynamics as _dynamics_package
 from .. import kinematics as _kinematics_module
 from ..dynamics.aba import _aba
@@ -252,16 +253,16 @@ class GeneratedFunction:
     numeric_joints : dict
         Body number -> reason, for the joints whose ``jcalc`` runs numerically at each call.
     generation_seconds : float
-        Wall-clock time of tracing, writing and compiling the one-state variant.
+        Wall-clock time of tracing, writing, compiling and checking the one-state variant.
     """
 
-    def __init__(self, algorithm, model, f_ext, dtype, emitted: Emitted, proxies, strict, seconds):
+    def __init__(self, algorithm, model, f_ext, dtype, emitted: Emitted, proxies, strict):
         self.algorithm, self.model, self.f_ext = algorithm, model, f_ext
         self.dtype = np.dtype(dtype)
         self.source, self.batch_source = emitted.source, emitted.batch_source
         self.count, self.trig, self.statements = emitted.count, emitted.trig, emitted.statements
         self.numeric_joints = {p.body: p.reason for p in proxies}
-        self.generation_seconds = seconds
+        self.generation_seconds = float("nan")  # set by the generator when it is done
         self._emitted, self._strict = emitted, strict
         self._one = compile_function(emitted, batch=False)
         self._many = None
@@ -437,6 +438,7 @@ def _generate(model: Model, algorithm: str, with_f_ext: bool, dtype, strict: boo
         proxies.append(proxy)
     traced = _copy_model(snapshot, joints)
     with tape(_ROOTS) as t:
+        _batched.MIRROR_SYMMETRIC = True  # symmetric products: each pair of entries once
         try:
             outputs, arguments = _trace(traced, algorithm, with_f_ext, proxies)
         except Exception as error:
@@ -444,6 +446,8 @@ def _generate(model: Model, algorithm: str, with_f_ext: bool, dtype, strict: boo
                 f"generate: {algorithm} could not be traced on symbols for this model "
                 f"({type(error).__name__}: {error})"
             ) from error
+        finally:
+            _batched.MIRROR_SYMMETRIC = False
         emitted = emit(t.nodes, outputs, arguments, algorithm)
     result = GeneratedFunction(
         algorithm,
@@ -453,14 +457,19 @@ def _generate(model: Model, algorithm: str, with_f_ext: bool, dtype, strict: boo
         emitted,
         proxies,
         strict,
-        time.perf_counter() - start,
     )
     _self_check(result, snapshot, dtype)
+    result.generation_seconds = time.perf_counter() - start
     return result
 
 
 def _self_check(f: GeneratedFunction, model: Model, dtype) -> None:
-    """Compare the generated code with the dense algorithm at one random state."""
+    """Compare the generated code with the dense algorithm at one random state.
+
+    Both run in float64 (long double for the long-double variant): a float32 model's
+    constants are float32 numbers either way, and the two codes then differ by round-off only.
+    """
+    dtype = np.longdouble if np.dtype(dtype) == np.longdouble else np.float64
     rng = np.random.default_rng(20261126)
     nv = model.nv
     q = model.random_configuration(rng).astype(dtype)

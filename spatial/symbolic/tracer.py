@@ -198,16 +198,16 @@ def input_symbol(name: str) -> Sym:
     return node
 
 
-def _key(x):
-    return x.n if type(x) is Sym else ("c", x)
-
-
 def _node(op: str, a, b) -> Sym:
     """The node ``a op b``: the existing one if these operands met in ``op`` before."""
     t = _TAPE
     if t is None:
         raise RuntimeError("symbols are used inside spatial.symbolic.tracer.tape()")
-    key = (op, _key(a), None if b is None else _key(b))
+    key = (
+        op,
+        a.n if type(a) is Sym else ("c", a),
+        None if b is None else (b.n if type(b) is Sym else ("c", b)),
+    )
     node = t.table.get(key)
     if node is None:
         node = Sym()
