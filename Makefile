@@ -75,6 +75,7 @@ student: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/redmax.py
+	$(BIN)/python benchmarks/generated.py
 
 clean:
 	rm -rf build student $(VENV) .pytest_cache .ruff_cache
