@@ -134,6 +134,7 @@ def test_external_forces_one_state_and_batched(rng):
             f_ext[..., 0, :] = 0.0
             expected = DENSE[algorithm](model, q, qd, x, f_ext)
             assert rel_err(f(q, qd, x, f_ext=f_ext), expected) < TOL
+            assert rel_err(f(q, qd, x, f_ext), expected) < TOL  # by position, as the dense
         assert generate(model, algorithm, f_ext=True).f_ext
 
 
@@ -264,6 +265,8 @@ def test_strict_refuses_a_joint_that_cannot_be_traced(rng):
     f = generate(model, "aba")
     assert list(f.numeric_joints) == [2]
     check(model, "aba", rng, f)
+    q, qd, tau = states(model, rng, (3,))  # one configuration, three velocities
+    assert rel_err(f(q[0], qd, tau), sp.aba(model, q[0], qd, tau)) < TOL
 
 
 class _LyingJoint(Joint):
