@@ -26,8 +26,9 @@ just the node.  "Remove statements whose result is never used" is done when the 
 written (:mod:`spatial.symbolic.codegen`): only nodes an output depends on are emitted.
 
 Anything that would make the computation depend on the *values* of symbols (comparisons, ``if
-x``, ``abs``, ``float(x)``, functions other than ``cos`` and ``sin``) raises
-:class:`Untraceable`: a function with a branch on its inputs cannot become straight-line code.
+x``, ``abs``, ``float(x)``) raises :class:`Untraceable`, and NumPy raises ``TypeError`` for a
+function other than ``cos`` and ``sin``: a function with a branch on its inputs cannot become
+straight-line code.
 
 Each new node remembers where it was made: the assignment target of the line of the traced
 algorithm (a file under one of the tape's ``roots``) that was running, and the body number
@@ -176,7 +177,8 @@ def tape(roots: tuple = ()):
     """Record the nodes made inside the block on a fresh tape (one tape at a time).
 
     ``roots`` are path prefixes of the files whose lines name the nodes (the traced
-    algorithm's modules).  Yields the tape; its ``nodes`` are in creation order.
+    algorithm's modules).  Yields the tape; its ``nodes`` are in creation order.  Tapes are
+    taken one at a time (a lock), so tracing in several threads is serialized.
     """
     global _TAPE
     with _LOCK:
@@ -189,7 +191,13 @@ def tape(roots: tuple = ()):
 
 
 def input_symbol(name: str) -> Sym:
-    """A new input node ``name`` on the current tape."""
+    """A new input node ``name`` on the current tape.
+
+    Raises
+    ------
+    RuntimeError
+        Outside a :func:`tape` block.
+    """
     if _TAPE is None:
         raise RuntimeError("symbols are made inside spatial.symbolic.tracer.tape()")
     node = Sym()
