@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import platform
 import statistics
 import time
@@ -181,14 +182,20 @@ def main() -> None:
     )
     results = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "load_average_before": os.getloadavg(),
         "rounds": rounds,
         "min_time_s": min_time,
         "counts": counts_table(),
         "one_state": one_state_table(rounds, min_time),
         "batched": batched_table(rounds, min_time),
     }
+    results["load_average_after"] = os.getloadavg()
     (HERE / "generated.json").write_text(json.dumps(results, indent=1) + "\n")
-    print(f"\nwrote {HERE / 'generated.json'}")
+    print(
+        f"\nload average (1, 5, 15 min) before {results['load_average_before']}, after "
+        f"{results['load_average_after']} on {os.cpu_count()} CPUs"
+    )
+    print(f"wrote {HERE / 'generated.json'}")
 
 
 if __name__ == "__main__":
