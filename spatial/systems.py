@@ -164,6 +164,19 @@ class TreeSystem:
     Parameters
     ----------
     model : Model
+    generated : bool
+        Compute the ABA with the straight-line code generated for this model
+        (:func:`spatial.symbolic.generate`, Featherstone §10.4) instead of the dense
+        :func:`~spatial.dynamics.aba`: the same accelerations to round-off, several times
+        faster per call.  The code is generated (or taken from the cache) when the system is
+        made, so make a new system after changing the model.  Only for trees: a model with
+        loop joints raises.
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a ``Model``, or ``generated`` is asked for a model with loop
+        joints (:class:`~spatial.symbolic.GenerationError`).
 
     Notes
     -----
@@ -174,10 +187,20 @@ class TreeSystem:
     (the §8.5 method).
     """
 
-    def __init__(self, model: Model):
+    def __init__(self, model: Model, generated: bool = False):
         if not isinstance(model, Model):
             raise ValueError(f"TreeSystem needs a spatial.Model, got {type(model).__name__}")
         self.model = model
+        self._generated_aba = None
+        if generated:
+            from .symbolic import generate  # loaded on demand: import spatial stays light
+
+            self._generated_aba = generate(model, "aba")
+
+    @property
+    def generated(self) -> bool:
+        """Whether :meth:`accelerations` runs the generated ABA (see the class docstring)."""
+        return self._generated_aba is not None
 
     nq = property(lambda self: self.model.nq)
     nv = property(lambda self: self.model.nv)
@@ -225,7 +248,10 @@ class TreeSystem:
         if self.model.NL == 0:
             if tau_loop is not None or stabilization is not None:
                 raise ValueError("tau_loop and stabilization apply only to models with loops")
-            return aba(self.model, q, v, np.zeros(self.nv) if tau_t is None else tau_t, f_ext)
+            tau_t = np.zeros(self.nv) if tau_t is None else tau_t
+            if self._generated_aba is not None:
+                return self._generated_aba(q, v, tau_t, f_ext=f_ext)
+            return aba(self.model, q, v, tau_t, f_ext)
         qdd, _ = loop_forward_dynamics(
             self.model, q, v, tau_t, tau_loop, f_ext, stabilization, method=method, check=False
         )
@@ -249,7 +275,7 @@ class TreeSystem:
             )
 
     def __repr__(self) -> str:
-        return f"TreeSystem({self.model!r})"
+        return f"TreeSystem({self.model!r}{', generated=True' if self.generated else ''})"
 
 
 class RedmaxSystem(TreeSystem):

@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._batched import T as _T
-from .._batched import apply_force, crm_matrix, xinv  # unvalidated kernels
+from .._batched import apply_force, crm_matrix, spd_solve, symmetric, xinv  # unvalidated
 from ..inertia import inertia_inverse
 from ..kinematics import _joint_motions, _S_T_times, _times_S, _tree_transforms
 from ..model import Model
@@ -77,10 +77,9 @@ def _solve(D: np.ndarray, B: np.ndarray) -> np.ndarray:
     """``D⁻¹ B`` for a small positive-definite ``D`` (..., n, n) and ``B`` (..., n, k).
 
     ``n = 1`` (every 1-DoF joint) is a division; ``n = 0`` (a fixed joint) gives an empty result.
+    :func:`spatial._batched.spd_solve` also solves on symbols, for :mod:`spatial.symbolic`.
     """
-    if D.shape[-1] == 1:
-        return B / D
-    return np.linalg.solve(D, B)
+    return spd_solve(D, B)
 
 
 def _mul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
@@ -145,10 +144,10 @@ def _pass2(model: Model, Xup, S, c, IA, pA, tau):
         u[i] = tau[..., model.v_index[i], None] - _S_T_times(S[i], pA[i], k)
         p = model.parent[i]
         if p != 0:
-            Ia = IA[i] - _mul(U[i], _solve(D[i], _T(U[i])))
+            Ia = symmetric(IA[i] - _mul(U[i], _solve(D[i], _T(U[i]))))
             pa = pA[i] + Ia @ c[i] + _mul(U[i], _solve(D[i], u[i]))
             X_star = _T(Xup[i])  # λ(i)X_i*, the force transform to the parent
-            IA[p] = IA[p] + X_star @ Ia @ Xup[i]  # λ(i)X_i* I^a iX_λ(i)
+            IA[p] = symmetric(IA[p] + X_star @ Ia @ Xup[i])  # λ(i)X_i* I^a iX_λ(i)
             pA[p] = pA[p] + X_star @ pa  # λ(i)X_i* p^a
     return U, D, u
 

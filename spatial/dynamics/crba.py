@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._batched import T as _T
-from .._batched import force_cross_bar, xinv  # unvalidated kernels: X_J is a joint's
+from .._batched import force_cross_bar, symmetric, xinv  # unvalidated: X_J is a joint's
 from .._batched import mTv as _mTv
 from .._batched import mv as _mv
 from ..joints import Joint, Reversed
@@ -74,7 +74,7 @@ def _crba(model: Model, q: np.ndarray) -> np.ndarray:
     for i in range(model.NB, 0, -1):
         p = model.parent[i]
         if p != 0:
-            Ic[p] = Ic[p] + _T(Xup[i]) @ Ic[i] @ Xup[i]
+            Ic[p] = symmetric(Ic[p] + _T(Xup[i]) @ Ic[i] @ Xup[i])
         F = _times_S(Ic[i], S[i], axis[i])
         ii = model.v_index[i]
         H[..., ii, ii] = _S_T_times(S[i], F, axis[i])

@@ -103,7 +103,7 @@ def _axis_rotation(a: np.ndarray, q: np.ndarray) -> np.ndarray:
     ``E = Rᵀ`` where ``R = cos q·1 + sin q·[a]× + (1 − cos q)·a aᵀ`` is the active rotation;
     for ``a = e_z`` this is the book's ``rz(q)``.
     """
-    c, s = np.cos(q)[..., None, None], np.sin(q)[..., None, None]
+    c, s = np.asarray(np.cos(q))[..., None, None], np.asarray(np.sin(q))[..., None, None]
     ax = np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
     return c * np.eye(3) - s * ax + (1.0 - c) * np.outer(a, a)
 
