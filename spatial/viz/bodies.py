@@ -253,7 +253,7 @@ def draw_inertia_ellipsoid(ax, I, *, scale: float = 0.45, legend: bool = True) -
     surface = (sphere * semi) @ R.T + c
     ax.plot_wireframe(*np.moveaxis(surface, -1, 0), color="C0", alpha=0.35, lw=0.6)
     for k in range(3):
-        label = f"axis {k + 1}, $d_{k + 1}$ = {d[k]:.3f} kg m²"
+        label = f"principal axis {k + 1}, $d_{k + 1}$ = {d[k]:.3f} kg m²"
         ax.quiver(*c, *(semi[k] * 1.3 * R[:, k]), color=f"C{k + 1}", lw=2, label=label)
     if legend:
         ax.legend(loc="upper left", fontsize=8)
