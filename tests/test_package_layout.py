@@ -67,6 +67,7 @@ OTHER_NAMES = {
 
 # public names added to a package after the split (Sueda's joint zoo, §2.4)
 ADDED_ALL = {
+    "vectors": {"transform_dyadic"},  # Featherstone Table 2.5
     "joints": {
         "Universal", "SphericalEuler", "PlanarTranslation", "Translational", "SphericalExp",
         "Composite", "free_2d", "free_3d", "SplineCurve", "SplineSurface",

@@ -1,4 +1,4 @@
-"""Matplotlib drawings of models: stick figures and animations of kinematic trees.
+"""Matplotlib drawings: stick figures and animations of kinematic trees, and of one rigid body.
 
 Animations are shown with matplotlib's HTML player, rewritten to work offline
 (:func:`animation_html`).
@@ -6,6 +6,16 @@ Animations are shown with matplotlib's HTML player, rewritten to work offline
 Loaded on first use (``spatial.viz``), so that ``import spatial`` does not import matplotlib.
 """
 
+from .bodies import (
+    animate_rigid_body,
+    box_edges,
+    draw_box,
+    draw_frame,
+    draw_inertia_ellipsoid,
+    draw_planar_field,
+    draw_screw_field,
+    style_3d,
+)
 from .connectivity import draw_connectivity
 from .models import Skeleton, animate, draw_model, skeleton
 from .player import PLAYER_SYMBOLS, animation_html, offline_player
@@ -14,9 +24,17 @@ __all__ = [
     "PLAYER_SYMBOLS",
     "Skeleton",
     "animate",
+    "animate_rigid_body",
     "animation_html",
+    "box_edges",
+    "draw_box",
     "draw_connectivity",
+    "draw_frame",
+    "draw_inertia_ellipsoid",
     "draw_model",
+    "draw_planar_field",
+    "draw_screw_field",
     "offline_player",
     "skeleton",
+    "style_3d",
 ]
