@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -100,7 +101,9 @@ def _glossary_anchors() -> set[str]:
     for line in glossary.read_text().splitlines():
         heading = re.match(r"#{2,3} (.+)", line)
         if heading:
-            slug = re.sub(r"[^\w\- ]", "", heading.group(1).strip().lower()).replace(" ", "-")
+            text = unicodedata.normalize("NFKD", heading.group(1).strip().lower())
+            text = text.encode("ascii", "ignore").decode()  # MyST drops accents: plucker
+            slug = re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
             anchors.add(slug)
         label = re.match(r"\((.+)\)=\s*$", line)
         if label:
