@@ -7,6 +7,7 @@ Loaded on first use (``spatial.viz``), so that ``import spatial`` does not impor
 """
 
 from .connectivity import draw_connectivity
+from .contact import animate_scene, draw_contacts, draw_scene
 from .models import Skeleton, animate, draw_model, skeleton
 from .player import PLAYER_SYMBOLS, animation_html, offline_player
 
@@ -14,9 +15,12 @@ __all__ = [
     "PLAYER_SYMBOLS",
     "Skeleton",
     "animate",
+    "animate_scene",
     "animation_html",
     "draw_connectivity",
+    "draw_contacts",
     "draw_model",
+    "draw_scene",
     "offline_player",
     "skeleton",
 ]
