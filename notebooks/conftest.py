@@ -30,13 +30,13 @@ MIN_FIGURES = {
     "08-closed-loops": 9,
     "09-hybrid-floating-gears": 9,
     "10-accuracy-and-efficiency": 11,
-    "11-contact-and-impact": 16,
+    "11-contact-and-impact": 21,
     "12-maximal-coordinates": 10,
     "13-springs-and-muscles": 21,
     "14-redmax-reduced-coordinates": 13,
     "15-redmax-constraints": 7,
     "16-time-integration": 9,
-    "17-complementarity": 16,
+    "17-complementarity": 19,
     "18-attachments": 9,
 }
 DEFAULT_MIN_FIGURES = 1

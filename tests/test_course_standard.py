@@ -26,6 +26,8 @@ NOT_YET = {p.stem for p in NOTEBOOKS} - {
     "01-spatial-vectors",
     "02-rotations-se3",
     "03-one-rigid-body",
+    "11-contact-and-impact",
+    "17-complementarity",
 }
 
 MODE_WORDS = re.compile(

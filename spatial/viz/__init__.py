@@ -17,6 +17,7 @@ from .bodies import (
     style_3d,
 )
 from .connectivity import draw_connectivity
+from .contact import animate_scene, draw_contacts, draw_scene
 from .models import Skeleton, animate, draw_model, skeleton
 from .player import PLAYER_SYMBOLS, animation_html, offline_player
 
@@ -25,14 +26,17 @@ __all__ = [
     "Skeleton",
     "animate",
     "animate_rigid_body",
+    "animate_scene",
     "animation_html",
     "box_edges",
     "draw_box",
     "draw_connectivity",
+    "draw_contacts",
     "draw_frame",
     "draw_inertia_ellipsoid",
     "draw_model",
     "draw_planar_field",
+    "draw_scene",
     "draw_screw_field",
     "offline_player",
     "skeleton",
