@@ -8,6 +8,7 @@ Loaded on first use (``spatial.viz``), so that ``import spatial`` does not impor
 
 from .connectivity import draw_connectivity
 from .models import Skeleton, animate, draw_model, skeleton
+from .orders import convergence_plot
 from .player import PLAYER_SYMBOLS, animation_html, offline_player
 
 __all__ = [
@@ -15,6 +16,7 @@ __all__ = [
     "Skeleton",
     "animate",
     "animation_html",
+    "convergence_plot",
     "draw_connectivity",
     "draw_model",
     "offline_player",
