@@ -35,9 +35,9 @@ MIN_FIGURES = {
     "13-springs-and-muscles": 21,
     "14-redmax-reduced-coordinates": 13,
     "15-redmax-constraints": 7,
-    "16-time-integration": 9,
+    "16-time-integration": 20,
     "17-complementarity": 19,
-    "18-attachments": 9,
+    "18-attachments": 11,
 }
 DEFAULT_MIN_FIGURES = 1
 

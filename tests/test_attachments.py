@@ -761,3 +761,36 @@ def test_complex_and_non_finite_arrays_are_refused_by_name():
         at.project_constraint(att, np.eye(6), [0, 0, 0, 1.0, 0, 0], 0.0, [np.nan, 0, 0])
     with pytest.raises(ValueError, match="R is not orthonormal"):
         at.point_bias([0.0, 0.0, 1.0], np.ones(6), R=np.ones((3, 3)))
+
+
+def test_kkt_rows_hold_the_attached_velocities_and_give_the_reduced_solution():
+    """kkt_rows: +1 on the attached component, -G on its masters, the offset on the right; the KKT
+    solve with these rows equals the reduced solve (and its multipliers the attachment forces)."""
+    rng = np.random.default_rng(3)
+    att = at.Attachments(
+        [3, 3, 3, 3],
+        [
+            at.weighted_point(2, [0, 3], [0.3, 0.7]).with_offset([0.1, -0.2, 0.3]),
+            at.weighted_point(3, [1], [1.0]),
+        ],
+    )
+    A, g = at.kkt_rows(att)
+    assert A.shape == (6, 12) and g.shape == (6,)
+    expected = np.zeros((6, 12))
+    expected[:3, 6:9], expected[:3, 0:3], expected[:3, 9:12] = (
+        np.eye(3),
+        -0.3 * np.eye(3),
+        -0.7 * np.eye(3),
+    )
+    expected[3:, 9:12], expected[3:, 3:6] = np.eye(3), -np.eye(3)
+    assert np.array_equal(A, expected) and np.array_equal(g, [0.1, -0.2, 0.3, 0, 0, 0])
+    B = rng.normal(size=(12, 12))
+    M, f = B @ B.T + 12 * np.eye(12), rng.normal(size=12)
+    x, mu = solve_kkt(M, A, f, g)
+    sol = at.solve(att, M, f)
+    assert np.abs(sol.x - x).max() < 1e-12
+    assert np.abs(np.concatenate(sol.mu) - mu).max() < 1e-12
+    empty = at.Attachments([3, 6], [])
+    assert at.kkt_rows(empty)[0].shape == (0, 9) and at.kkt_rows(empty)[1].shape == (0,)
+    with pytest.raises(TypeError, match="att must be an Attachments"):
+        at.kkt_rows([3, 6])

@@ -63,6 +63,7 @@ __all__ = [
     "AttachedSolution",
     "projector",
     "reduction_matrix",
+    "kkt_rows",
     "reduce",
     "expand",
     "attachment_forces",
@@ -245,6 +246,43 @@ def _projector(att: Attachments, i: int) -> np.ndarray:
     for j, G in zip(a.masters, a.blocks, strict=True):
         P[att.slices[j], k] = G.T
     return P
+
+
+def kkt_rows(att: Attachments) -> tuple[np.ndarray, np.ndarray]:
+    """The attachments as KKT constraint rows ``A x = g`` (the system :func:`reduce` avoids).
+
+    Row block ``k`` is ``+1`` on component ``k`` and ``-G_kj`` on each master ``j``, its
+    right-hand side the offset ``g_k`` (zero without one), in the sign convention of
+    :func:`spatial.solvers.solve_kkt`: its multipliers are the attachment forces ``μ``.
+
+    Parameters
+    ----------
+    att : Attachments
+
+    Returns
+    -------
+    A : ndarray (m, n)
+        One row block per attachment, in the order of ``att.attachments``.
+    g : ndarray (m,)
+
+    Raises
+    ------
+    TypeError
+        If ``att`` is not an :class:`~spatial.attachments.Attachments`.
+    """
+    if not isinstance(att, Attachments):
+        raise TypeError(f"att must be an Attachments, got {type(att).__name__}")
+    rows, rhs = [], []
+    for a in att.attachments:
+        block = np.zeros((att.sizes[a.component], att.n))
+        block[:, att.slices[a.component]] = np.eye(att.sizes[a.component])
+        for j, G in zip(a.masters, a.blocks, strict=True):
+            block[:, att.slices[j]] -= G
+        rows.append(block)
+        rhs.append(np.zeros(len(block)) if a.offset is None else np.asarray(a.offset, float))
+    if not rows:
+        return np.zeros((0, att.n)), np.zeros(0)
+    return np.vstack(rows), np.concatenate(rhs)
 
 
 def reduction_matrix(att: Attachments) -> np.ndarray:

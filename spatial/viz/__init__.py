@@ -19,6 +19,7 @@ from .bodies import (
 from .connectivity import draw_connectivity
 from .contact import animate_scene, draw_contacts, draw_scene
 from .models import Skeleton, animate, draw_model, skeleton
+from .orders import convergence_plot
 from .player import PLAYER_SYMBOLS, animation_html, offline_player
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "animate_scene",
     "animation_html",
     "box_edges",
+    "convergence_plot",
     "draw_box",
     "draw_connectivity",
     "draw_contacts",
