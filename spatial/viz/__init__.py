@@ -6,6 +6,7 @@ Animations are shown with matplotlib's HTML player, rewritten to work offline
 Loaded on first use (``spatial.viz``), so that ``import spatial`` does not import matplotlib.
 """
 
+from . import muscles, springs  # notebook 13: sp.viz.springs, sp.viz.muscles
 from .connectivity import draw_connectivity
 from .models import Skeleton, animate, draw_model, skeleton
 from .player import PLAYER_SYMBOLS, animation_html, offline_player
@@ -17,6 +18,8 @@ __all__ = [
     "animation_html",
     "draw_connectivity",
     "draw_model",
+    "muscles",
     "offline_player",
     "skeleton",
+    "springs",
 ]
