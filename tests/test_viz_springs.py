@@ -105,3 +105,30 @@ def test_arm_drawing_follows_the_model():
     with pytest.raises(ValueError, match="activations"):
         muscles.draw_arm(plt.gca(), arm, 0.0, {"biceps": 2.0})
     plt.close("all")
+
+
+def test_surface_drawing_follows_the_spline_surface_joint():
+    from spatial.joints import SplineSurface
+
+    surfaces = sp.viz.surfaces
+    x = np.linspace(-0.3, 0.3, 5)
+    X, Y = np.meshgrid(x, x, indexing="ij")
+    grid = sp.frame(np.eye(3), np.stack([X, Y, 0.5 * X * Y], -1))
+    joint = SplineSurface(grid)
+    P = surfaces.surface_points(joint, count=7)
+    assert P.shape == (7, 7, 3)
+    Q = surfaces.joint_frames(joint, [[0.5, 1.5]])[0]
+    E, r = sp.unplux(joint.transform(np.array([0.5, 1.5])))
+    assert np.allclose(Q[:3, :3], E.T) and np.allclose(Q[:3, 3], r)  # X_J = plux(Rᵀ, p)
+    assert np.allclose(P[0, 0], surfaces.joint_frames(joint, [0.0, 0.0])[:3, 3])
+    fig = plt.figure()
+    ax = fig.add_subplot(projection="3d")
+    surfaces.draw_on_surface(ax, P, frames=Q[None], path=P[:, 3])
+    plt.close(fig)
+    frames = surfaces.joint_frames(joint, np.linspace([0.2, 0.2], [1.8, 1.8], 5))
+    html = surfaces.animate_on_surface(P, frames, times=np.arange(5.0), max_frames=3)
+    assert "<script" in html.data
+    with pytest.raises(ValueError, match="two parameters"):
+        surfaces.surface_points(sp.joints.Revolute("z"))
+    with pytest.raises(ValueError, match="frames"):
+        surfaces.animate_on_surface(P, np.eye(4))

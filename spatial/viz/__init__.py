@@ -6,7 +6,7 @@ Animations are shown with matplotlib's HTML player, rewritten to work offline
 Loaded on first use (``spatial.viz``), so that ``import spatial`` does not import matplotlib.
 """
 
-from . import muscles, springs  # notebook 13: sp.viz.springs, sp.viz.muscles
+from . import muscles, springs, surfaces  # notebooks 13, 13b, 14: sp.viz.springs, …
 from .connectivity import draw_connectivity
 from .models import Skeleton, animate, draw_model, skeleton
 from .player import PLAYER_SYMBOLS, animation_html, offline_player
@@ -22,4 +22,5 @@ __all__ = [
     "offline_player",
     "skeleton",
     "springs",
+    "surfaces",
 ]
