@@ -42,6 +42,8 @@ from .dynamics.rnea import _rnea
 from .dynamics.sparse import _check_lam, operation_counts
 from .kinematics import _forward_pass
 from .model import Model
+from .reduced import redmax as _redmax
+from .reduced.jacobian import _jacobian
 from .symbolic import angle_symbols, count_lines, symbol_array
 
 __all__ = [
@@ -65,6 +67,9 @@ __all__ = [
     "dense_lines",
     "dense_row",
     "dense_cost",
+    "LU_SOLVE",
+    "redmax_row",
+    "redmax_cost",
 ]
 
 
@@ -567,3 +572,93 @@ def _quadratic(y) -> tuple:
     a = (y2 - 2 * y1 + y0) / 2
     b = y1 - y0 - 3 * a
     return a, b, y0 - a - b
+
+
+# --------------------------------------------------------------------------- REDMAX (Sueda §2.3)
+
+#: Solving ``A x = b`` for one right-hand side by Gaussian elimination (LU with partial
+#: pivoting, the method of NumPy's ``solve``): ``n³/3 + n² - n/3`` multiplications and
+#: divisions, ``n³/3 + n²/2 - 5n/6`` additions (factorization, forward and back substitution).
+LU_SOLVE = Table10Row(
+    "LU solve",
+    (_F(1, 3), 1, _F(-1, 3), 0),
+    (_F(1, 3), _F(1, 2), _F(-5, 6), 0),
+    "Gaussian elimination, e.g. Golub and Van Loan, Alg. 3.4.1 with 3.1.1-3.1.2",
+)
+
+
+def _redmax_terms(model, q, qd, tau):
+    """What ``redmax_forward_dynamics`` computes before its solve: ``M_r`` and ``f_r``."""
+    fp = _redmax._redmax_pass(model, q, qd)
+    J = _jacobian(model, fp)
+    return _redmax._mass_matrix(model, J), _redmax._force(model, fp, J, q, qd, tau, None)
+
+
+def _cubic(y) -> tuple:
+    """Coefficients (a, b, c, d) of the cubic through (1, y₀), …, (4, y₃)."""
+    n = np.arange(1, 5)
+    A = [[Fraction(int(k)) ** p for p in (3, 2, 1, 0)] for k in n]
+    rows = [list(r) + [Fraction(v)] for r, v in zip(A, y, strict=True)]
+    for i in range(4):  # Gauss-Jordan in exact arithmetic
+        rows[i] = [x / rows[i][i] for x in rows[i]]
+        for j in range(4):
+            if j != i:
+                rows[j] = [a - rows[j][i] * b for a, b in zip(rows[j], rows[i], strict=True)]
+    return tuple(r[4] for r in rows)
+
+
+def _redmax_traced(n: int) -> Cost:
+    """The package's REDMAX on GU(n) up to the solve, counted on symbols."""
+    model = gu_chain(n)
+    model.inertia = [None] + [_symmetric_symbols(f"I{i}_") for i in range(1, n + 1)]
+    q, qd, tau = angle_symbols("q", n), symbol_array("qd", (n,)), symbol_array("tau", (n,))
+    lines = count_lines(_redmax_terms, model, q, qd, tau)[1]
+    return sum((Cost(x.ops.mul, x.ops.add) for x in lines), Cost(0, 0))
+
+
+_REDMAX_ROW: list = []
+
+
+def redmax_row() -> Table10Row:
+    """REDMAX forward dynamics as the package computes it, in the style of Table 10.1.
+
+    ``spatial.reduced.redmax_forward_dynamics`` forms the dense ``J_mr`` (``6n x n``), the
+    product ``M_r = J_mrᵀ (M_m J_mr)`` and ``f_r``, and solves ``M_r q̈ = f_r`` (Sueda eq.
+    2.18).  Everything before the solve is run on symbols on GU(n) for ``n = 1 … 4``
+    (:func:`spatial.symbolic.count_lines`, zeros included, as NumPy multiplies them), and the
+    cubic through those counts is exact (a fifth ``n`` checks it in the tests); the solve adds
+    :data:`LU_SOLVE`.  The leading term, ``6n³`` multiplications, is the product
+    ``J_mrᵀ (M_m J_mr)`` of an ``n x 6n`` and a ``6n x n`` matrix.
+
+    Returns
+    -------
+    Table10Row
+    """
+    if not _REDMAX_ROW:
+        traced = [_redmax_traced(n) for n in (1, 2, 3, 4)]
+        mul = [a + b for a, b in zip(_cubic([c.mul for c in traced]), LU_SOLVE.mul, strict=True)]
+        add = [a + b for a, b in zip(_cubic([c.add for c in traced]), LU_SOLVE.add, strict=True)]
+        source = "this package's REDMAX, counted on symbols, plus an LU solve"
+        _REDMAX_ROW.append(Table10Row("REDMAX", tuple(mul), tuple(add), source))
+    return _REDMAX_ROW[0]
+
+
+def redmax_cost(n) -> Cost:
+    """Operations of the package's REDMAX forward dynamics on GU(n) (int or array of int).
+
+    See :func:`redmax_row`; compare :func:`dense_cost` ``("ABA", n)`` for the package's ABA,
+    linear in ``n``.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a positive integer (or an array of them).
+
+    Examples
+    --------
+    >>> from spatial import cost
+    >>> c = cost.redmax_cost(64)
+    >>> c.mul > 6 * 64**3
+    True
+    """
+    return redmax_row().cost(n)

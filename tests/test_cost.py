@@ -1,5 +1,7 @@
 """Operation counts of Featherstone §10.3 (Table 10.1, eqs. 10.2–10.12)."""
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -239,3 +241,24 @@ def test_counts_and_indices_are_integers():
         2.5 * cost.Cost(1, 2)  # half an operation
     assert 3 * cost.Cost(1, 2) == cost.Cost(3, 6)
     assert cost.Cost(-15, -19).total == -34  # Table 10.1 at n = 1 (a note in the book)
+
+
+def test_redmax_count_is_the_traced_code_plus_an_lu_solve():
+    # the cubic fitted on n = 1 … 4 predicts the traced count at n = 5 exactly
+    before_solve = cost.redmax_cost(5) + (-1) * cost.LU_SOLVE.cost(5)
+    traced = cost._redmax_traced(5)
+    assert (before_solve.mul, before_solve.add) == (traced.mul, traced.add)
+    # leading term: the 6n³ of J_mrᵀ (M_m J_mr) plus the n³/3 of the LU factorization
+    assert cost.redmax_row().mul[0] == Fraction(19, 3)
+    # LU solve by hand: n = 1 is one division; n = 2: 1 multiplier, 1 update, 1 forward, 1 back
+    # multiplication and 2 divisions; 1 + 1 + 1 additions
+    assert cost.LU_SOLVE.cost(1).mul == 1 and cost.LU_SOLVE.cost(1).add == 0
+    assert cost.LU_SOLVE.cost(2).mul == 6 and cost.LU_SOLVE.cost(2).add == 3
+
+
+def test_redmax_outgrows_the_aba():
+    n = np.array([2, 4, 8, 16, 32, 64, 128])
+    ratio = cost.redmax_cost(n).total / cost.dense_cost("ABA", n).total
+    assert np.all(ratio > 1) and np.all(np.diff(ratio[1:]) > 0) and ratio[-1] > 50
+    with pytest.raises(ValueError, match="positive"):
+        cost.redmax_cost(0)

@@ -309,7 +309,8 @@ class MusculotendonLaw:
             return self.f_opt * ft, self.f_opt * km * kt / (km + kt), np.zeros_like(l)
         c, a = self.curves, self.activation
         x = l - self.tendon_slack_length
-        lm, cos, _, _ = self._fiber(x)
+        lm = np.sqrt(x * x + self.thickness**2)  # the fiber (its curves are evaluated below)
+        cos = x / lm
         sin2 = 1.0 - cos * cos
         lt, scale = lm / self.l_opt, self.l_opt * self.v_max
         vt = ldot * cos / scale

@@ -6,6 +6,7 @@ Animations are shown with matplotlib's HTML player, rewritten to work offline
 Loaded on first use (``spatial.viz``), so that ``import spatial`` does not import matplotlib.
 """
 
+from . import muscles, springs, surfaces  # notebooks 13, 13b, 14: sp.viz.springs, …
 from .bodies import (
     animate_rigid_body,
     box_edges,
@@ -40,7 +41,10 @@ __all__ = [
     "draw_planar_field",
     "draw_scene",
     "draw_screw_field",
+    "muscles",
     "offline_player",
     "skeleton",
+    "springs",
     "style_3d",
+    "surfaces",
 ]
