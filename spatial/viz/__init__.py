@@ -1,4 +1,4 @@
-"""Matplotlib drawings of models: stick figures and animations of kinematic trees.
+"""Matplotlib drawings of models: stick figures and animations of kinematic trees and linkages.
 
 Animations are shown with matplotlib's HTML player, rewritten to work offline
 (:func:`animation_html`).
@@ -7,16 +7,37 @@ Loaded on first use (``spatial.viz``), so that ``import spatial`` does not impor
 """
 
 from .connectivity import draw_connectivity
+from .frames import (
+    AXIS_COLORS,
+    bounding_cube,
+    cube_axes,
+    draw_frames,
+    draw_joint_motion,
+    draw_triad,
+    reach_box,
+)
+from .linkages import Linkage, animate_linkage, draw_linkage, linkage
 from .models import Skeleton, animate, draw_model, skeleton
 from .player import PLAYER_SYMBOLS, animation_html, offline_player
 
 __all__ = [
+    "AXIS_COLORS",
+    "Linkage",
     "PLAYER_SYMBOLS",
     "Skeleton",
     "animate",
+    "animate_linkage",
     "animation_html",
+    "bounding_cube",
+    "cube_axes",
     "draw_connectivity",
+    "draw_frames",
+    "draw_joint_motion",
+    "draw_linkage",
     "draw_model",
+    "draw_triad",
+    "linkage",
     "offline_player",
+    "reach_box",
     "skeleton",
 ]
