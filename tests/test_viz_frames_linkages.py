@@ -159,3 +159,19 @@ def test_bounding_cube_holds_the_points_and_skips_nans():
         sp.viz.bounding_cube(np.zeros((4, 2)))
     with pytest.raises(ValueError, match="no finite point"):
         sp.viz.bounding_cube(np.full((2, 3), np.nan))
+
+
+def test_gear_outline_and_drive():
+    outline = sp.viz.gear_outline((1.0, 2.0), 0.3, pitch=0.1)
+    rho = np.linalg.norm(outline - [1.0, 2.0], axis=1)
+    assert np.allclose(outline[0], outline[-1])  # closed
+    assert np.isclose(rho.min(), 0.3 - 0.0125) and np.isclose(rho.max(), 0.3 + 0.0125)
+    fig, ax = plt.subplots()
+    out = sp.viz.draw_gear_drive(ax, 0.3, 0.1, angle=0.4)
+    assert np.allclose(out["contact"], [-0.3, 0.0]) and {"force", "reaction"} <= set(out)
+    assert "force" not in sp.viz.draw_gear_drive(ax, 0.3, 0.1, force=0.0)
+    with pytest.raises(ValueError, match="pinion_radius must be > 0"):
+        sp.viz.draw_gear_drive(ax, 0.3, 0.0)
+    with pytest.raises(ValueError, match="force must be a number >= 0"):
+        sp.viz.draw_gear_drive(ax, 0.3, 0.1, force=-1.0)
+    plt.close(fig)

@@ -16,6 +16,7 @@ from .frames import (
     draw_triad,
     reach_box,
 )
+from .gears import draw_gear_drive, gear_outline
 from .linkages import Linkage, animate_linkage, draw_linkage, linkage
 from .models import Skeleton, animate, draw_model, skeleton
 from .player import PLAYER_SYMBOLS, animation_html, offline_player
@@ -32,10 +33,12 @@ __all__ = [
     "cube_axes",
     "draw_connectivity",
     "draw_frames",
+    "draw_gear_drive",
     "draw_joint_motion",
     "draw_linkage",
     "draw_model",
     "draw_triad",
+    "gear_outline",
     "linkage",
     "offline_player",
     "reach_box",
