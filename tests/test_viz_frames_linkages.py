@@ -133,6 +133,19 @@ def test_linkage_of_the_crank_slider_has_a_rail_and_a_slider():
     assert body == 3 and np.allclose(start, [0, 0.1, 0]) and np.allclose(axis, [1, 0, 0])
 
 
+def test_linkage_draws_a_piston_in_its_cylinder():
+    model = builders.planar_loop_fig_8_3()
+    y = np.array([0.9, -0.4])
+    q = loops.fig_8_3_closure().gamma(y)
+    lk = sp.viz.linkage(model, q)
+    T = sp.body_poses(model, q)
+    pivot, piston = T[2][:3, 3], T[3][:3, 3]  # the cylinder's pivot and the piston's end
+    ends = lk.segments.reshape(-1, 2, 3)
+    found = [np.allclose(e, [pivot, piston], atol=1e-12) for e in ends]
+    assert any(found) and np.isclose(np.linalg.norm(piston - pivot), q[2])  # length d = q₃
+    assert np.allclose(lk.sliders, [piston], atol=1e-12)
+
+
 def test_draw_and_animate_linkage():
     model = builders.crank_slider()
     closure = loops.crank_slider_closure()

@@ -6,7 +6,8 @@ by the frames ``X_P`` (in its predecessor) and ``X_S`` (in its successor).  A li
 here as its links: each body is the set of segments from its own joint to every other joint on
 it (its children's tree joints, at ``X_T``, and its loop joints, at ``X_P`` or ``X_S``), all
 placed in the world by the body poses (Featherstone Example 4.3).  A body with no other joint
-on it (a pendulum) is drawn to its centre of mass.
+on it (a pendulum) is drawn to its centre of mass, and a body that slides on a moving body (a
+piston in its cylinder) gets the segment of its parent's guide up to it.
 
 Pins are open circles, sliders (bodies on a joint that only translates) filled squares, the
 points where the mechanism is fixed to the ground black triangles.  When the loops are closed,
@@ -98,6 +99,10 @@ def linkage(model: Model, q) -> Linkage:
         if not ends and model.inertia[i][3, 3] > 0:
             ends.append(world(i, inertia_params(model.inertia[i])[1]))
         segments += [np.stack([T[..., i, :3, 3], end], -2) for end in ends]
+        p = model.parent[i]
+        if p > 0 and _translates(model.joints[i]):  # a piston: its parent's guide, up to it
+            start = world(p, unplux(model.X_tree[i])[1])
+            segments.append(np.stack([start, T[..., i, :3, 3]], -2))
         (sliders if _translates(model.joints[i]) else pins).append(T[..., i, :3, 3])
     ground, rails = [], []
     for i in model.children(0):
@@ -269,6 +274,7 @@ def animate_linkage(
         ends += np.outer([-2 * margin, 2 * margin], axis)
         ax.plot(*_coords(ax, ends, plane), color="0.6", lw=1.5)
     artists = draw_linkage(ax, model, qs[frames[0]], plane=plane)
+    ax.set_title(title + (f"  t = {times[frames[0]]:.2f} s" if times is not None else ""))
     everything = np.concatenate([lk.segments.reshape(-1, 3), lk.ground.reshape(-1, 3)])
     x, y = _coords(ax, everything, plane)
     ax.set(xlim=(x.min() - margin, x.max() + margin), ylim=(y.min() - margin, y.max() + margin))
