@@ -205,7 +205,7 @@ CHAPTERS = {
     "spatial.compact": ("10",),
     "spatial.symbolic": ("10",),
     "spatial.accuracy": ("10",),
-    "spatial.constrained": ("10",),
+    "spatial.constrained": ("04b", "10"),
     "spatial.derivatives": ("10",),
     "spatial.systems": ("08", "12", "16"),
     "spatial.integrators": ("16",),

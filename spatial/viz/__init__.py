@@ -1,4 +1,5 @@
-"""Matplotlib drawings: stick figures and animations of kinematic trees, and of one rigid body.
+"""Matplotlib drawings: stick figures and animations of kinematic trees and linkages, and of one
+rigid body.
 
 Animations are shown with matplotlib's HTML player, rewritten to work offline
 (:func:`animation_html`).
@@ -19,30 +20,54 @@ from .bodies import (
 )
 from .connectivity import draw_connectivity
 from .contact import animate_scene, draw_contacts, draw_scene
+from .frames import (
+    AXIS_COLORS,
+    bounding_cube,
+    cube_axes,
+    draw_frames,
+    draw_joint_motion,
+    draw_triad,
+    reach_box,
+)
+from .gears import draw_gear_drive, gear_outline
+from .linkages import Linkage, animate_linkage, draw_linkage, linkage
 from .models import Skeleton, animate, draw_model, skeleton
 from .orders import convergence_plot
 from .player import PLAYER_SYMBOLS, animation_html, offline_player
 
 __all__ = [
+    "AXIS_COLORS",
+    "Linkage",
     "PLAYER_SYMBOLS",
     "Skeleton",
     "animate",
+    "animate_linkage",
     "animate_rigid_body",
     "animate_scene",
     "animation_html",
+    "bounding_cube",
     "box_edges",
     "convergence_plot",
+    "cube_axes",
     "draw_box",
     "draw_connectivity",
     "draw_contacts",
     "draw_frame",
+    "draw_frames",
+    "draw_gear_drive",
     "draw_inertia_ellipsoid",
+    "draw_joint_motion",
+    "draw_linkage",
     "draw_model",
     "draw_planar_field",
     "draw_scene",
     "draw_screw_field",
+    "draw_triad",
+    "gear_outline",
+    "linkage",
     "muscles",
     "offline_player",
+    "reach_box",
     "skeleton",
     "springs",
     "style_3d",

@@ -25,6 +25,7 @@ from ..inertia import inertia_params
 from ..kinematics import body_poses
 from ..model import Model
 from ..vectors import unplux
+from .frames import cube_axes
 from .player import animation_html
 
 __all__ = ["Skeleton", "skeleton", "draw_model", "animate"]
@@ -263,10 +264,14 @@ def animate(
     points = np.concatenate([sk.segments.reshape(-1, 3), sk.coms.reshape(-1, 3)])
     lo, hi = np.nanmin(points, axis=0), np.nanmax(points, axis=0)
     centre, half = (lo + hi) / 2, 0.55 * (hi - lo).max() + 1e-9
-    for axis, k in zip("xyz", (0, 1, 2) if three_d else _PLANES[plane], strict=False):
-        getattr(ax, f"set_{axis}lim")(centre[k] - half, centre[k] + half)
-        getattr(ax, f"set_{axis}label")(f"{'xyz'[k]} (m)")
-    ax.set_aspect("equal")
+    if three_d:  # one scale on the three axes, a few round ticks so that labels do not collide
+        cube_axes(ax, centre, half)
+    else:
+        for axis, k in zip("xy", _PLANES[plane], strict=True):
+            getattr(ax, f"set_{axis}lim")(centre[k] - half, centre[k] + half)
+            getattr(ax, f"set_{axis}label")(f"{'xyz'[k]} (m)")
+        ax.set_aspect("equal")
+        fig.tight_layout()  # keeps the axis labels inside the frame
     artists = draw_model(ax, model, qs[frames[0]], plane=plane)
     trail = None
     if trace is not None:
