@@ -1,5 +1,7 @@
 """Matplotlib drawings of models: stick figures and animations of kinematic trees.
 
+Overlays (:mod:`.overlays`) add vectors drawn as arrows and motions drawn as shaded poses.
+
 Animations are shown with matplotlib's HTML player, rewritten to work offline
 (:func:`animation_html`).
 
@@ -8,6 +10,7 @@ Loaded on first use (``spatial.viz``), so that ``import spatial`` does not impor
 
 from .connectivity import draw_connectivity
 from .models import Skeleton, animate, draw_model, skeleton
+from .overlays import draw_arrows, draw_poses
 from .player import PLAYER_SYMBOLS, animation_html, offline_player
 
 __all__ = [
@@ -15,8 +18,10 @@ __all__ = [
     "Skeleton",
     "animate",
     "animation_html",
+    "draw_arrows",
     "draw_connectivity",
     "draw_model",
+    "draw_poses",
     "offline_player",
     "skeleton",
 ]
