@@ -1,6 +1,7 @@
 """Matplotlib drawings of models: stick figures and animations of kinematic trees.
 
-Overlays (:mod:`.overlays`) add vectors drawn as arrows and motions drawn as shaded poses.
+Overlays (:mod:`.overlays`) add vectors drawn as arrows and motions drawn as shaded poses;
+:mod:`.sparsity` colours a tree by its branches, and the pattern of its ``H`` to match.
 
 Animations are shown with matplotlib's HTML player, rewritten to work offline
 (:func:`animation_html`).
@@ -12,9 +13,23 @@ from .connectivity import draw_connectivity
 from .models import Skeleton, animate, draw_model, skeleton
 from .overlays import draw_arrows, draw_poses
 from .player import PLAYER_SYMBOLS, animation_html, offline_player
+from .sparsity import (
+    TRUNK_COLOR,
+    branch_colors,
+    branches,
+    draw_branches,
+    draw_sparsity,
+    spread_configuration,
+)
 
 __all__ = [
     "PLAYER_SYMBOLS",
+    "TRUNK_COLOR",
+    "branch_colors",
+    "branches",
+    "draw_branches",
+    "draw_sparsity",
+    "spread_configuration",
     "Skeleton",
     "animate",
     "animation_html",
