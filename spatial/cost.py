@@ -35,7 +35,7 @@ from fractions import Fraction
 import numpy as np
 
 from ._validate import integer, integers
-from .builders import gu_chain
+from .builders import branched_tree, gu_chain
 from .dynamics.aba import _aba, _pass1, _pass2, _pass3
 from .dynamics.crba import _crba
 from .dynamics.rnea import _rnea
@@ -58,6 +58,7 @@ __all__ = [
     "crba_cost_chain",
     "ltdl_cost",
     "inertia_method_cost",
+    "method_costs",
     "RA",
     "RX_DH",
     "RX_G",
@@ -377,6 +378,61 @@ def inertia_method_cost(tree, dh=None) -> Cost:
     """
     n = _parent_array(tree).size
     return table_10_1_cost("RNEA", n) + crba_cost(tree, dh) + ltdl_cost(tree)
+
+
+def method_costs(n: int, branching_factor: float = 1.0) -> dict[str, Cost]:
+    """The costs that decide between the tree algorithms, on an ``n``-body tree of revolute joints.
+
+    Inverse dynamics is the RNEA; forward dynamics is either the articulated-body algorithm or
+    the inertia-matrix method of §6.1 (RNEA for the bias force, CRBA for ``H``, sparse
+    ``LᵀDL`` and a solve).  The tree is ``branched_tree(n, branching_factor)`` (§10.3.2:
+    ``1`` is the chain GU(n), ``2`` the binary tree).  The RNEA and ABA rows are Table 10.1's
+    best, which depend on ``n`` only: a branch changes no body's own work.  The CRBA and the
+    factorization are counted from the tree's connectivity (eq. 10.12, Table 6.6), so on a
+    chain the sum is :func:`gu_costs`' ``"O(n^3)"``.
+
+    Parameters
+    ----------
+    n : int
+        Number of bodies (= joint variables), ≥ 2 (Table 10.1's rows are negative at ``n = 1``).
+    branching_factor : float
+        ``≥ 1``, as for :func:`spatial.builders.branched_tree`.
+
+    Returns
+    -------
+    dict
+        ``"RNEA"``, ``"ABA"``, ``"CRBA"``, ``"LᵀDL"`` (factorize and solve) and
+        ``"CRBA + LᵀDL"`` (the whole inertia-matrix method, the RNEA included) as :class:`Cost`.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer ≥ 2 or ``branching_factor < 1``.
+
+    Examples
+    --------
+    On a chain of 8 bodies the two forward-dynamics methods cost about the same, at 40 the
+    inertia-matrix method costs 3.6 times as much; on a binary tree of 40 bodies it is back
+    within a few per cent of the ABA:
+
+    >>> from spatial import cost
+    >>> chain, tree = cost.method_costs(8), cost.method_costs(40, branching_factor=2)
+    >>> chain["CRBA + LᵀDL"].total, chain["ABA"].total
+    (2921, 2925)
+    >>> cost.method_costs(40)["CRBA + LᵀDL"].total, tree["CRBA + LᵀDL"].total, tree["ABA"].total
+    (59897, 16912, 16653)
+    """
+    if isinstance(n, bool) or int(n) != n or n < 2:
+        raise ValueError(f"n must be an integer ≥ 2 (bodies of the tree), got {n!r}")
+    tree = branched_tree(int(n), branching_factor=branching_factor)
+    costs = {
+        "RNEA": table_10_1_cost("RNEA", int(n)),
+        "ABA": table_10_1_cost("ABA", int(n)),
+        "CRBA": crba_cost(tree),
+        "LᵀDL": ltdl_cost(tree),
+    }
+    costs["CRBA + LᵀDL"] = costs["RNEA"] + costs["CRBA"] + costs["LᵀDL"]
+    return costs
 
 
 # --------------------------------------------------------------------------- the package's code

@@ -262,3 +262,31 @@ def test_redmax_outgrows_the_aba():
     assert np.all(ratio > 1) and np.all(np.diff(ratio[1:]) > 0) and ratio[-1] > 50
     with pytest.raises(ValueError, match="positive"):
         cost.redmax_cost(0)
+
+
+def test_method_costs_of_a_chain_are_the_curves_of_fig_10_4():
+    for n in (2, 8, 18, 40):
+        costs = cost.method_costs(n)
+        gu = cost.gu_costs(n)
+        assert costs["RNEA"] == gu["RNEA"] and costs["ABA"] == gu["ABA"]
+        assert costs["CRBA"] == gu["CRBA"] and costs["LᵀDL"] == gu["F&S"]
+        assert costs["CRBA + LᵀDL"] == gu["O(n^3)"]
+
+
+def test_method_costs_of_a_binary_tree_count_its_connectivity():
+    n = 40
+    tree = builders.branched_tree(n, branching_factor=2)
+    costs = cost.method_costs(n, branching_factor=2)
+    assert costs["CRBA"] == cost.crba_cost(tree) and costs["LᵀDL"] == cost.ltdl_cost(tree)
+    assert costs["CRBA + LᵀDL"] == cost.inertia_method_cost(tree)
+    assert costs["ABA"] == cost.table_10_1_cost("ABA", n)  # the ABA's count depends on n only
+    # the branches make the inertia-matrix method far cheaper than on the chain
+    assert costs["CRBA + LᵀDL"].total < cost.method_costs(n)["CRBA + LᵀDL"].total / 3
+
+
+def test_method_costs_bad_input_is_named():
+    for n in (1, 2.5, True, 0):
+        with pytest.raises(ValueError, match="n must be an integer"):
+            cost.method_costs(n)
+    with pytest.raises(ValueError, match="branching_factor"):
+        cost.method_costs(5, branching_factor=0.5)

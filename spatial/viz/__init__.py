@@ -1,6 +1,9 @@
 """Matplotlib drawings: stick figures and animations of kinematic trees and linkages, and of one
 rigid body.
 
+Overlays (:mod:`.overlays`) add vectors drawn as arrows and motions drawn as shaded poses;
+:mod:`.sparsity` colours a tree by its branches, and the pattern of its ``H`` to match.
+
 Animations are shown with matplotlib's HTML player, rewritten to work offline
 (:func:`animation_html`).
 
@@ -33,12 +36,27 @@ from .gears import draw_gear_drive, gear_outline
 from .linkages import Linkage, animate_linkage, draw_linkage, linkage
 from .models import Skeleton, animate, draw_model, skeleton
 from .orders import convergence_plot
+from .overlays import draw_arrows, draw_poses
 from .player import PLAYER_SYMBOLS, animation_html, offline_player
+from .sparsity import (
+    TRUNK_COLOR,
+    branch_colors,
+    branches,
+    draw_branches,
+    draw_sparsity,
+    spread_configuration,
+)
 
 __all__ = [
     "AXIS_COLORS",
     "Linkage",
     "PLAYER_SYMBOLS",
+    "TRUNK_COLOR",
+    "branch_colors",
+    "branches",
+    "draw_branches",
+    "draw_sparsity",
+    "spread_configuration",
     "Skeleton",
     "animate",
     "animate_linkage",
@@ -49,6 +67,7 @@ __all__ = [
     "box_edges",
     "convergence_plot",
     "cube_axes",
+    "draw_arrows",
     "draw_box",
     "draw_connectivity",
     "draw_contacts",
@@ -60,6 +79,7 @@ __all__ = [
     "draw_linkage",
     "draw_model",
     "draw_planar_field",
+    "draw_poses",
     "draw_scene",
     "draw_screw_field",
     "draw_triad",

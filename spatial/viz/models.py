@@ -271,7 +271,9 @@ def animate(
             getattr(ax, f"set_{axis}lim")(centre[k] - half, centre[k] + half)
             getattr(ax, f"set_{axis}label")(f"{'xyz'[k]} (m)")
         ax.set_aspect("equal")
-        fig.tight_layout()  # keeps the axis labels inside the frame
+        # keep the axis labels inside the figure, with room for the title
+        ax.set_title(f"{title}  t = 0.00 s" if times is not None else title)
+        fig.tight_layout()
     artists = draw_model(ax, model, qs[frames[0]], plane=plane)
     trail = None
     if trace is not None:
