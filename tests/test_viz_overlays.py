@@ -76,3 +76,46 @@ def test_poses_bad_input_is_named(ax):
         sp.viz.draw_poses(ax, model, [0.0, 0.0])
     with pytest.raises(ValueError, match="lightest"):
         sp.viz.draw_poses(ax, model, [[0.0, 0.0]], lightest=1.5)
+
+
+def test_animate_members_draws_each_member_in_its_colour(monkeypatch):
+    drawn = {}
+
+    def grab(animation):  # stands in for the player: look at the figure and its last frame
+        fig = animation._fig
+        animation._func(1)  # draw the last of the two frames
+        ax = fig.axes[0]
+        drawn["colors"] = [matplotlib.colors.to_hex(line.get_color()) for line in ax.lines]
+        drawn["legend"] = [t.get_text() for t in ax.get_legend().get_texts()]
+        drawn["title"] = ax.get_title()
+        drawn["bobs"] = ax.lines[2].get_xydata(), ax.lines[5].get_xydata()
+        return "<script></script>"
+
+    monkeypatch.setattr(sp.viz.player, "animation_html", grab)
+    model = builders.double_pendulum()
+    qs = np.stack([np.linspace([0.0, 0.0], [1.0, -1.0], 3), np.zeros((3, 2))], axis=1)
+    sp.viz.animate_members(
+        model, qs, ["C0", "C3"], times=[0.0, 0.5, 1.0], labels=["a", "b"], max_frames=2, trace=2
+    )
+    assert drawn["colors"][:3] == [matplotlib.colors.to_hex("C0")] * 3
+    assert drawn["colors"][3:6] == [matplotlib.colors.to_hex("C3")] * 3
+    assert drawn["legend"] == ["a", "b"] and drawn["title"] == "t = 1.00 s"
+    # the last frame shows each member's own state: member a at q = (1, -1), member b at rest
+    coms_a = sp.viz.skeleton(model, [1.0, -1.0]).coms[1:, :2]
+    coms_b = sp.viz.skeleton(model, [0.0, 0.0]).coms[1:, :2]
+    assert np.allclose(drawn["bobs"][0], coms_a) and np.allclose(drawn["bobs"][1], coms_b)
+
+
+def test_animate_members_bad_input_is_named():
+    model = builders.double_pendulum()
+    qs = np.zeros((3, 2, 2))
+    with pytest.raises(ValueError, match="qs must have shape"):
+        sp.viz.animate_members(model, np.zeros((3, 2)), ["C0", "C1"])
+    with pytest.raises(ValueError, match="colors"):
+        sp.viz.animate_members(model, qs, ["C0"])
+    with pytest.raises(ValueError, match="labels"):
+        sp.viz.animate_members(model, qs, ["C0", "C1"], labels=["a"])
+    with pytest.raises(ValueError, match="times"):
+        sp.viz.animate_members(model, qs, ["C0", "C1"], times=[0.0])
+    with pytest.raises(ValueError, match="trace"):
+        sp.viz.animate_members(model, qs, ["C0", "C1"], trace=3)

@@ -1,7 +1,8 @@
 """Matplotlib drawings: stick figures and animations of kinematic trees and linkages, and of one
 rigid body.
 
-Overlays (:mod:`.overlays`) add vectors drawn as arrows and motions drawn as shaded poses;
+Overlays (:mod:`.overlays`) add vectors drawn as arrows, motions drawn as shaded poses and
+animations of a few batch members in their own colours;
 :mod:`.sparsity` colours a tree by its branches, and the pattern of its ``H`` to match.
 
 Animations are shown with matplotlib's HTML player, rewritten to work offline
@@ -36,7 +37,7 @@ from .gears import draw_gear_drive, gear_outline
 from .linkages import Linkage, animate_linkage, draw_linkage, linkage
 from .models import Skeleton, animate, draw_model, skeleton
 from .orders import convergence_plot
-from .overlays import draw_arrows, draw_poses
+from .overlays import animate_members, draw_arrows, draw_poses
 from .player import PLAYER_SYMBOLS, animation_html, offline_player
 from .sparsity import (
     TRUNK_COLOR,
@@ -50,6 +51,7 @@ from .sparsity import (
 __all__ = [
     "AXIS_COLORS",
     "Linkage",
+    "animate_members",
     "PLAYER_SYMBOLS",
     "TRUNK_COLOR",
     "branch_colors",

@@ -15,7 +15,7 @@ from .._validate import as_array, positive_scalar
 from ..model import Model
 from .models import _PLANES, _check_plane, _is_3d, draw_model
 
-__all__ = ["draw_arrows", "draw_poses"]
+__all__ = ["animate_members", "draw_arrows", "draw_poses"]
 
 
 def _plane_coordinates(points: np.ndarray, plane: str, name: str) -> np.ndarray:
@@ -153,3 +153,124 @@ def draw_poses(
         draw_model(ax, model, q, plane=plane, color=str(shade), lw=lw, com_size=com_size)
         for q, shade in zip(qs, shades, strict=True)
     ]
+
+
+def animate_members(
+    model: Model,
+    qs,
+    colors,
+    *,
+    times=None,
+    labels=None,
+    plane: str = "xy",
+    max_frames: int = 60,
+    interval: int = 80,
+    figsize: tuple = (4.5, 4.5),
+    title: str = "",
+    trace: int | None = None,
+):
+    """Animate a few members of a batch of trajectories, each member in its own colour.
+
+    Where :func:`~spatial.viz.animate` draws a whole batch in one colour, this draws member
+    ``k`` in ``colors[k]`` (and, with ``trace``, the path of one body's centre of mass in the
+    same colour), so that diverging members can be told apart.
+
+    Parameters
+    ----------
+    model : Model
+    qs : array_like, shape (T, K, nq)
+        ``T`` configurations of each of ``K`` members.
+    colors : sequence of K matplotlib colours
+    times : array_like, shape (T,), optional
+        Shown in the title.
+    labels : sequence of K str, optional
+        Legend entries of the members.
+    plane : {"xy", "xz", "yz"}
+        Projection plane (the animation is 2D).
+    max_frames, interval, figsize, title :
+        As for :func:`~spatial.viz.animate`.
+    trace : int, optional
+        Body number whose centre of mass leaves a trail.
+
+    Returns
+    -------
+    IPython.display.HTML
+        The offline player (:func:`~spatial.viz.animation_html`); the figure is closed.
+
+    Raises
+    ------
+    ValueError
+        If ``qs`` is not (T, K, nq), ``colors`` or ``labels`` do not have K entries,
+        ``times`` has the wrong length, ``plane`` or ``trace`` is invalid, or
+        ``max_frames < 1``.
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.animation import FuncAnimation
+
+    from .models import Skeleton, _coords, _trail, _update, skeleton
+    from .player import animation_html
+
+    _check_plane(plane)
+    qs = as_array(qs, "qs", ())
+    if qs.ndim != 3:
+        raise ValueError(f"qs must have shape (T, K, nq): T frames of K members, got {qs.shape}")
+    n_frames, k_members = qs.shape[:2]
+    colors = list(colors)
+    if len(colors) != k_members:
+        raise ValueError(f"colors must have one entry per member ({k_members}), got {len(colors)}")
+    if labels is not None and len(labels) != k_members:
+        raise ValueError(f"labels must have one entry per member ({k_members}), got {len(labels)}")
+    if times is not None and np.shape(times) != (n_frames,):
+        raise ValueError(f"times must have shape ({n_frames},), got {np.shape(times)}")
+    if trace is not None and not 1 <= trace <= model.NB:
+        raise ValueError(f"trace must be a body number in 1 … {model.NB}, got {trace!r}")
+    if max_frames < 1:
+        raise ValueError(f"max_frames must be ≥ 1, got {max_frames!r}")
+    frames = np.unique(np.linspace(0, n_frames - 1, min(max_frames, n_frames)).round().astype(int))
+    sk = skeleton(model, qs)
+
+    fig = plt.figure(figsize=figsize, dpi=70)
+    ax = fig.add_subplot()
+    points = np.concatenate([sk.segments.reshape(-1, 3), sk.coms.reshape(-1, 3)])
+    lo, hi = np.nanmin(points, axis=0), np.nanmax(points, axis=0)
+    centre, half = (lo + hi) / 2, 0.55 * (hi - lo).max() + 1e-9
+    for axis, k in zip("xy", _PLANES[plane], strict=True):
+        getattr(ax, f"set_{axis}lim")(centre[k] - half, centre[k] + half)
+        getattr(ax, f"set_{axis}label")(f"{'xyz'[k]} (m)")
+    ax.set_aspect("equal")
+    members = [
+        draw_model(ax, model, qs[frames[0], k], plane=plane, color=colors[k], lw=2.0)
+        for k in range(k_members)
+    ]
+    if labels is not None:
+        for artists, label in zip(members, labels, strict=True):
+            artists[0].set_label(label)
+        ax.legend(loc="upper right", fontsize=8)
+    trails = []
+    if trace is not None:
+        trails = [ax.plot([], [], "-", color=c, lw=0.8, alpha=0.6)[0] for c in colors]
+
+    def frame_title(t: int) -> str:
+        return (
+            f"{title}  t = {float(np.asarray(times)[t]):.2f} s".strip()
+            if times is not None
+            else title
+        )
+
+    ax.set_title(frame_title(frames[0]))
+    fig.tight_layout()  # keeps the axis labels inside the figure
+
+    def show(i: int):
+        t = frames[i]
+        for k, artists in enumerate(members):
+            member = Skeleton(sk.segments[t, k], sk.joints[t, k], sk.coms[t, k])
+            _update(ax, artists, member, plane)
+        for k, line in enumerate(trails):
+            path = _trail(Skeleton(sk.segments[:, k], sk.joints[:, k], sk.coms[:, k]), trace, t)
+            line.set_data(*_coords(ax, path, plane))
+        ax.set_title(frame_title(t))
+        return [a for artists in members for a in artists] + trails
+
+    html = animation_html(FuncAnimation(fig, show, frames=len(frames), interval=interval))
+    plt.close(fig)
+    return html
