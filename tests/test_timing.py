@@ -36,6 +36,15 @@ def test_a_slower_function_measures_slower():
     assert times["sleep"].min() >= 2e-3 > np.median(times["noop"])
 
 
+def test_the_clock_can_be_chosen():
+    ticks = iter(range(1000))  # a clock that advances by one second per reading
+
+    times = interleaved_times(
+        {"f": lambda: None}, repeats=2, min_time=0.5, clock=lambda: next(ticks)
+    )
+    np.testing.assert_array_equal(times["f"], [1.0, 1.0])  # one call per measurement, 1 s each
+
+
 def test_bad_input_is_named():
     with pytest.raises(ValueError, match="repeats must be a positive integer"):
         interleaved_times({"f": lambda: None}, repeats=0)
@@ -47,3 +56,5 @@ def test_bad_input_is_named():
         interleaved_times({})
     with pytest.raises(TypeError, match=r"functions\['f'\] must be callable"):
         interleaved_times({"f": 3})
+    with pytest.raises(TypeError, match="clock must be callable"):
+        interleaved_times({"f": lambda: None}, clock=0.0)
