@@ -73,6 +73,7 @@ from .reduced import (
     redmax_forward_dynamics,
     redmax_mass_matrix,
 )
+from .symbolic import generate
 
 __all__ = [
     "MechanicalSystem",
@@ -193,8 +194,6 @@ class TreeSystem:
         self.model = model
         self._generated_aba = None
         if generated:
-            from .symbolic import generate  # loaded on demand: import spatial stays light
-
             self._generated_aba = generate(model, "aba")
 
     @property

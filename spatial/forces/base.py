@@ -46,6 +46,7 @@ import numpy as np
 
 from .._batched import T as _T
 from .._validate import as_array
+from ..checks import check_jacobian
 from ..se3 import Ad, _as_frame, ad, frame_inverse, material_jacobian
 from ..vectors import skew
 
@@ -263,7 +264,6 @@ def derivative_error(force: Force, T, phi) -> float:
     ValueError
         As :meth:`Force.evaluate`, or if the state is batched.
     """
-    from ..checks import check_jacobian
 
     T, phi = _system_state(T, phi)
     if T.ndim != 3:

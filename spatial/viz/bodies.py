@@ -22,6 +22,7 @@ import numpy as np
 
 from .._validate import as_array, positive_array, positive_scalar
 from ..inertia import principal_axes
+from ..planar import embed_vector
 from ..se3 import _as_frame
 from ..vectors import point_velocity
 from .player import animation_html
@@ -338,7 +339,6 @@ def draw_planar_field(ax, v, points, *, frames=(), scale: float = 2.5) -> np.nda
     ValueError
         If ``v`` or ``points`` has the wrong shape or is not finite.
     """
-    from ..planar import embed_vector
 
     v = as_array(v, "v", (3,))
     points = as_array(points, "points", (2,))

@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._validate import real_array
+from ..contact import geometry as geo
+from ..model import Model
 from .models import _PLANES, _check_plane, draw_model
 from .player import animation_html
 
@@ -50,7 +52,6 @@ def _hull(points: np.ndarray) -> np.ndarray:
 
 def _outline(shape, T: np.ndarray) -> np.ndarray | None:
     """World points whose projection's hull is the shape's silhouette (None for planes)."""
-    from ..contact import geometry as geo
 
     R, p = T[:3, :3], T[:3, 3]
     if isinstance(shape, geo.Box):
@@ -69,7 +70,6 @@ def _outline(shape, T: np.ndarray) -> np.ndarray | None:
 
 def _shape_lines(ax, shape, T: np.ndarray, plane: str, color: str, span: float) -> list:
     """Draw one collider at world pose ``T``; returns its artists."""
-    from ..contact import geometry as geo
 
     i, j = _PLANES[plane]
     R, p = T[:3, :3], T[:3, 3]
@@ -129,7 +129,6 @@ def draw_scene(
     ValueError
         If ``plane`` is unknown or ``q`` is not a configuration of the scene.
     """
-    from ..model import Model
 
     _check_plane(plane)
     span = float(span)

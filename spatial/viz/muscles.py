@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..forces import sueda_curves
 from .player import animation_html
 
 __all__ = ["operating_point", "draw_arm", "animate_arm", "MUSCLE_COLORS"]
@@ -57,8 +58,6 @@ def operating_point(activation=0.6, l_tilde=1.1, v_tilde=0.0, *, curves=None) ->
         If ``activation`` is outside [0, 1] or a length or velocity is not finite.
     """
     import matplotlib.pyplot as plt
-
-    from ..forces import sueda_curves
 
     a = _unit(activation, "activation")
     lt, vt = float(l_tilde), float(v_tilde)

@@ -13,7 +13,18 @@ import numpy as np
 
 from .._validate import as_array, positive_scalar
 from ..model import Model
-from .models import _PLANES, _check_plane, _is_3d, draw_model
+from .models import (
+    _PLANES,
+    Skeleton,
+    _check_plane,
+    _coords,
+    _is_3d,
+    _trail,
+    _update,
+    draw_model,
+    skeleton,
+)
+from .player import animation_html
 
 __all__ = ["animate_members", "draw_arrows", "draw_poses"]
 
@@ -206,9 +217,6 @@ def animate_members(
     """
     import matplotlib.pyplot as plt
     from matplotlib.animation import FuncAnimation
-
-    from .models import Skeleton, _coords, _trail, _update, skeleton
-    from .player import animation_html
 
     _check_plane(plane)
     qs = as_array(qs, "qs", ())
