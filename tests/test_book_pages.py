@@ -196,7 +196,8 @@ def test_the_glossary_defines_every_course_term_with_chapters_and_sources():
     names = sorted(terms)
     assert names == sorted(names, key=str.lower)  # alphabetical
     for slug, body in terms.items():
-        assert re.search(r"\[\d\d[a-z]?\]\(\d\d[a-z]?-[\w-]+\.ipynb\)", body), f"{slug}: no chapter link"
+        chapter = r"\[\d\d[a-z]?\]\(\d\d[a-z]?-[\w-]+\.ipynb\)"
+        assert re.search(chapter, body), f"{slug}: no chapter link"
         assert re.search(r"\b[FSA] (§|eq|ch|part)|Millard|Celledoni", body), f"{slug}: no source"
 
 
