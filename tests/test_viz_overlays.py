@@ -91,7 +91,7 @@ def test_animate_members_draws_each_member_in_its_colour(monkeypatch):
         drawn["bobs"] = ax.lines[2].get_xydata(), ax.lines[5].get_xydata()
         return "<script></script>"
 
-    monkeypatch.setattr(sp.viz.player, "animation_html", grab)
+    monkeypatch.setattr(sp.viz.overlays, "animation_html", grab)  # bound at import
     model = builders.double_pendulum()
     qs = np.stack([np.linspace([0.0, 0.0], [1.0, -1.0], 3), np.zeros((3, 2))], axis=1)
     sp.viz.animate_members(
