@@ -1,14 +1,14 @@
 """Checkers for the exercises of notebook 04, "Modelling systems: connectivity, joints, trees, DH".
 
-04.1  the support set ``κ(i)`` from a parent array (Featherstone §4.1.4);
-04.2  ``X_J`` and ``S`` of a prismatic joint along an arbitrary unit axis (Table 4.1);
-04.3  the point Jacobian of a revolute tree, column by column from the joint axes (eq. 4.6);
+* 04.1: the support set ``κ(i)`` from a parent array (Featherstone §4.1.4);
+* 04.2: ``X_J`` and ``S`` of a prismatic joint along an arbitrary unit axis (Table 4.1);
+* 04.3: the point Jacobian of a revolute tree, column by column from the joint axes (eq. 4.6);
 
 and of its second part, notebook 04b, "Constraints: subspaces, joints and constrained bodies":
 
-04.4  a force on a constrained body split into the part that accelerates it and the part the
-      joint holds (Featherstone eq. 3.28);
-04.5  the incidence matrix ``P`` of a tree from its parent array (eq. 3.69).
+* 04.4: a force on a constrained body split into the part that accelerates it and the part the
+  joint holds (Featherstone eq. 3.28);
+* 04.5: the incidence matrix ``P`` of a tree from its parent array (eq. 3.69).
 """
 
 from __future__ import annotations
