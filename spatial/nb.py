@@ -405,6 +405,10 @@ def driving(widget) -> Iterator[dict]:
 def check(exercise: str, solution: Callable) -> bool:
     """Check an answer to exercise ``"NN.k"`` against the package's reference.
 
+    The answer is a function (an *implement* exercise) or a value (a *predict* or *model*
+    exercise: a number, a choice, a short formula), which starts as ``...`` in the student's
+    cell and counts as not attempted until it is replaced.
+
     The checker for exercise ``NN.k`` lives in ``spatial.exercises.chNN``.  Each exercise in
     a notebook has two calls: the student's check cell passes the student's function, and the
     collapsed solution cell under it passes the reference solution, named ``solution_<name>``
@@ -420,8 +424,8 @@ def check(exercise: str, solution: Callable) -> bool:
     ----------
     exercise : str
         Exercise id, ``"NN.k"``.
-    solution : callable
-        The function to check (the student's, or ``solution_<name>``).
+    solution : callable or object
+        The function or value to check (the student's, or ``solution_<name>``).
 
     Returns
     -------

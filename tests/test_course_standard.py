@@ -122,3 +122,42 @@ def test_every_glossary_link_lands_on_a_term():
         if slug not in anchors
     }
     assert not missing, f"glossary terms linked but not defined: {sorted(missing)}"
+
+
+#: Chapters whose exercises are not yet of all three kinds (issue 25); the list only shrinks.
+EXERCISES_NOT_YET = {p.stem for p in NOTEBOOKS}
+KINDS = ("predict", "implement", "model")
+CHECK_CALL = re.compile(r'sp\.nb\.check\("(\d{2}\.\d+)",')
+
+
+def _exercises(path: Path) -> list[tuple[int, dict]]:
+    return [
+        (k, c) for k, c in enumerate(_cells(path)) if "exercise" in c["metadata"].get("tags", [])
+    ]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_exercise_is_tagged_with_its_kind_and_checked(path):
+    cells = _cells(path)
+    for k, cell in _exercises(path):
+        kinds = [t for t in cell["metadata"]["tags"] if t in KINDS]
+        assert len(kinds) == 1, f"exercise cell {k} is tagged with one kind of {KINDS}"
+        following = cells[k + 1 : k + 3]
+        assert any(CHECK_CALL.search(_source(c)) for c in following), (
+            f"exercise cell {k} is followed by its sp.nb.check cell"
+        )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_chapter_has_four_exercises_of_three_kinds(path):
+    if path.stem in EXERCISES_NOT_YET:
+        pytest.skip(f"{path.stem}: exercises not yet of three kinds (EXERCISES_NOT_YET)")
+    kinds = [t for _, c in _exercises(path) for t in c["metadata"]["tags"] if t in KINDS]
+    assert len(kinds) >= 4, f"{len(kinds)} exercises, at least 4 wanted"
+    assert set(kinds) == set(KINDS), f"kinds {sorted(set(kinds))}, all of {KINDS} wanted"
+
+
+def test_the_course_has_at_least_72_exercises():
+    if EXERCISES_NOT_YET:
+        pytest.skip(f"exercises still being written in {sorted(EXERCISES_NOT_YET)}")
+    assert sum(len(_exercises(p)) for p in NOTEBOOKS) >= 72
