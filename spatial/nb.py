@@ -40,6 +40,7 @@ __all__ = [
     "static_mode",
     "figure3d",
     "figure3d_mode",
+    "robot",
 ]
 
 
@@ -477,3 +478,44 @@ def check(exercise: str, solution: Callable) -> bool:
         return False
     print(f"Exercise {exercise}: correct.")
     return True
+
+
+def robot(name: str, stand_in: Callable, **load):
+    """A real robot of example-robot-data, loaded from its URDF file, or a stand-in model.
+
+    The chapters compute on real robots (the Panda arm, the Talos humanoid, the Solo and Go1
+    quadrupeds…) whose URDF files come with the ``robots`` extra (the ``example-robot-data``
+    package, installed by ``make setup``).  Without it, the builder ``stand_in`` gives a model
+    of the same kind, written to URDF and read back, so the same cells run and say so.
+
+    Parameters
+    ----------
+    name : str
+        The file name in example-robot-data, e.g. ``"panda.urdf"``.
+    stand_in : callable
+        A function of no arguments returning a :class:`~spatial.Model` (a builder).
+    **load
+        Passed to :func:`spatial.load_urdf` (``floating=True``, ``inertia="repair"``, …).
+
+    Returns
+    -------
+    Model
+
+    Raises
+    ------
+    FileNotFoundError
+        If example-robot-data is installed but has no file called ``name``.
+    """
+    import importlib.metadata
+
+    from .urdf import load_urdf, to_urdf
+
+    try:
+        files = importlib.metadata.distribution("example-robot-data").files or []
+    except importlib.metadata.PackageNotFoundError:
+        print(f"example-robot-data is not installed: {stand_in.__name__}() stands in for {name}")
+        return load_urdf(to_urdf(stand_in()), **load)
+    found = [f.locate() for f in files if f.name == name]
+    if not found:
+        raise FileNotFoundError(f"example-robot-data has no file {name!r}")
+    return load_urdf(found[0], **load)
