@@ -246,7 +246,7 @@ def test_counts_and_indices_are_integers():
 def test_redmax_count_is_the_traced_code_plus_an_lu_solve():
     # the cubic fitted on n = 1 … 4 predicts the traced count at n = 5 exactly
     before_solve = cost.redmax_cost(5) + (-1) * cost.LU_SOLVE.cost(5)
-    traced = cost._redmax_traced(5)
+    traced = cost.traced._redmax_traced(5)
     assert (before_solve.mul, before_solve.add) == (traced.mul, traced.add)
     # leading term: the 6n³ of J_mrᵀ (M_m J_mr) plus the n³/3 of the LU factorization
     assert cost.redmax_row().mul[0] == Fraction(19, 3)
