@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import importlib.metadata
 import json
 import os
 import re
@@ -27,6 +28,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
+
+from .urdf import load_urdf, to_urdf
 
 __all__ = [
     "NotebookConfig",
@@ -506,10 +509,6 @@ def robot(name: str, stand_in: Callable, **load):
     FileNotFoundError
         If example-robot-data is installed but has no file called ``name``.
     """
-    import importlib.metadata
-
-    from .urdf import load_urdf, to_urdf
-
     try:
         files = importlib.metadata.distribution("example-robot-data").files or []
     except importlib.metadata.PackageNotFoundError:
