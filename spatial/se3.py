@@ -100,7 +100,11 @@ def frame_inverse(T) -> np.ndarray:
     ValueError
         If ``T`` is not a rigid frame.
     """
-    T = _as_frame(T)
+    return _frame_inverse(_as_frame(T))
+
+
+def _frame_inverse(T: np.ndarray) -> np.ndarray:
+    """:func:`frame_inverse` of a frame already validated (internal callers)."""
     Rt = np.swapaxes(T[..., :3, :3], -1, -2)
     out = np.zeros_like(T)
     out[..., :3, :3] = Rt
@@ -247,6 +251,11 @@ def log_so3(R) -> np.ndarray:
     """
     R = as_array(R, "R", (3, 3))
     require_rotation(R, "R")
+    return _log_so3(R)
+
+
+def _log_so3(R: np.ndarray) -> np.ndarray:
+    """:func:`log_so3` of a rotation already validated (internal callers)."""
     s = unskew(R)
     c = 0.5 * (np.trace(R, axis1=-2, axis2=-1) - 1.0)
     sin_t = np.linalg.norm(s, axis=-1)
@@ -337,8 +346,12 @@ def log_se3(T) -> np.ndarray:
     ValueError
         If ``T`` is not a rigid frame.
     """
-    T = _as_frame(T)
-    w = log_so3(T[..., :3, :3])
+    return _log_se3(_as_frame(T))
+
+
+def _log_se3(T: np.ndarray) -> np.ndarray:
+    """:func:`log_se3` of a frame already validated (internal callers)."""
+    w = _log_so3(T[..., :3, :3])
     Vinv = _so3_left_jacobian_inverse(w)
     return np.concatenate([w, (Vinv @ T[..., :3, 3:4])[..., 0]], -1)
 
@@ -367,7 +380,11 @@ def Ad(T) -> np.ndarray:
     ValueError
         If ``T`` is not a rigid frame.
     """
-    T = _as_frame(T)
+    return _Ad(_as_frame(T))
+
+
+def _Ad(T: np.ndarray) -> np.ndarray:
+    """:func:`Ad` of a frame already validated (internal callers)."""
     R = T[..., :3, :3]
     out = np.zeros(T.shape[:-2] + (6, 6))
     out[..., :3, :3] = R
