@@ -3,7 +3,12 @@ friction".
 
 17.1  the complementarity error ``max_i |min(z_i, w_i)|`` of a candidate LCP solution;
 17.2  one sweep of projected Gauss–Seidel (ArtiSynth eq. 0.17 with a projection);
-17.3  the LCP of an inequality-constrained QP (ArtiSynth §0.3).
+17.3  the LCP of an inequality-constrained QP (ArtiSynth §0.3);
+17.4  (predict) which of two contacts push, for a 2x2 LCP whose q says both approach;
+17.5  (predict) the normal velocity with which Sueda's single friction QP lifts a sliding point
+      mass off the ground (Sueda eq. 1.88);
+17.6  (model) how far a box sliding on the floor with Coulomb friction travels in a time-stepping
+      simulation (ArtiSynth §0.10, Anitescu–Stewart).
 """
 
 from __future__ import annotations
@@ -12,7 +17,16 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..contact import complementarity_error, pgs_sweep, qp_to_lcp
+from ..contact import (
+    ContactParams,
+    complementarity_error,
+    pgs_sweep,
+    qp_to_lcp,
+    simulate,
+    sliding_box,
+)
+from ..solvers import lemke, pyramid_friction
+from . import check_choice, check_number
 
 __all__ = ["CHECKS"]
 
@@ -77,8 +91,54 @@ def check_qp_to_lcp(convert: Callable) -> None:
         _compare(got[1], q_ref, f"q for nx={nx}, m={m}")
 
 
+#: The LCP of exercise 17.4: both entries of q negative (both contacts would approach alone).
+LCP_17_4 = (np.array([[2.0, 1.0], [1.0, 2.0]]), np.array([-2.0, -0.5]))
+
+
+def check_pushing_contacts(contacts) -> None:
+    """17.4: the set of contacts (numbered 1, 2) with a positive impulse in ``LCP_17_4``."""
+    z = lemke(*LCP_17_4).check().z
+    check_choice(
+        contacts,
+        {i + 1 for i in range(2) if z[i] > 1e-9},
+        options={1, 2},
+        what="the set of pushing contacts",
+        reread="§1–2 of this notebook (complementary cones), Featherstone §11.4–11.5",
+    )
+
+
+def check_qp_lift_off(normal_velocity) -> None:
+    """17.5: normal velocity (m/s) after the pyramid QP step: m = 2 kg, a = 1 m/s, s = 2 m/s."""
+    mass, approach, slip, mu = 2.0, 1.0, 2.0, 0.5
+    W, u = np.eye(3) / mass, np.array([-approach, slip, 0.0])
+    check_number(
+        normal_velocity,
+        pyramid_friction(W, u, mu, k=4).normal_velocity[0],
+        what="the normal velocity after the step in m/s",
+        reread="§8 of this notebook (Sueda's single QP), Sueda eq. 1.88",
+        rtol=0.01,
+    )
+
+
+def check_sliding_distance(distance) -> None:
+    """17.6: how far (m) the 2 kg box of §8 slides from 1.5 m/s with μ = 0.5, h = 5 ms."""
+    box = sliding_box(mu=0.5, speed=1.5, half_extents=(0.2, 0.1, 0.1), mass=2.0, system="free")
+    params = ContactParams(mu=0.5, friction="polyhedral", k=4)
+    run = simulate(box.scene, box.q0, box.v0, 0.4, 5e-3, params)
+    check_number(
+        distance,
+        run.q[-1, 0, 0, 3] - run.q[0, 0, 0, 3],
+        what="the sliding distance in m",
+        reread="§8 of this notebook (friction models) and notebook 11, ArtiSynth §0.10",
+        rtol=0.02,
+    )
+
+
 CHECKS = {
     "17.1": check_complementarity_error,
     "17.2": check_pgs_sweep,
     "17.3": check_qp_to_lcp,
+    "17.4": check_pushing_contacts,
+    "17.5": check_qp_lift_off,
+    "17.6": check_sliding_distance,
 }
