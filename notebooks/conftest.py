@@ -32,7 +32,7 @@ MIN_FIGURES = {
     "09-hybrid-floating-gears": 9,
     "10-accuracy-and-efficiency": 11,
     "11-contact-and-impact": 21,
-    "12-maximal-coordinates": 10,
+    "12-maximal-coordinates": 13,
     "13-springs-and-muscles": 11,
     "13b-muscles": 27,
     "14-redmax-reduced-coordinates": 16,

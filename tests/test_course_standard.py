@@ -125,7 +125,26 @@ def test_every_glossary_link_lands_on_a_term():
 
 
 #: Chapters whose exercises are not yet of all three kinds (issue 25); the list only shrinks.
-EXERCISES_NOT_YET = {p.stem for p in NOTEBOOKS}
+EXERCISES_NOT_YET = {
+    "01-spatial-vectors",
+    "02-rotations-se3",
+    "03-one-rigid-body",
+    "04-modelling-trees",
+    "04b-constraints",
+    "05-inverse-dynamics-rnea",
+    "06-crba-sparsity",
+    "07-articulated-bodies-aba",
+    "08-closed-loops",
+    "09-hybrid-floating-gears",
+    "10-accuracy-and-efficiency",
+    "11-contact-and-impact",
+    "13-springs-and-muscles",
+    "13b-muscles",
+    "14-redmax-reduced-coordinates",
+    "15-redmax-constraints",
+    "16-time-integration",
+    "18-attachments",
+}
 KINDS = ("predict", "implement", "model")
 CHECK_CALL = re.compile(r'sp\.nb\.check\("(\d{2}\.\d+)",')
 
