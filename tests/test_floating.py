@@ -14,6 +14,7 @@ from spatial import builders
 from spatial.dynamics import aba, bias_force, crba, rnea
 from spatial.dynamics.floating import (
     centroidal_momentum,
+    centroidal_momentum_matrix,
     floating_aba,
     floating_coefficients,
     floating_forward_dynamics,
@@ -237,6 +238,30 @@ def test_centroidal_quantities(rng):
         # the composite inertia about the CoM has no first moment: [[I_G, 0], [0, m 1]]
         assert np.abs(cen.inertia[..., :3, 3:]).max() < 1e-10 * np.abs(cen.inertia).max()
         assert np.abs(cen.inertia[..., 3:, 3:] - mass * np.eye(3)).max() < 1e-12 * mass
+
+
+def test_centroidal_momentum_matrix_sums_the_body_momenta(rng):
+    """h_G = A_G q̇ with h_G = Σ_i (I_i v_i about the CoM), body by body in world coordinates."""
+    for model in models(rng):
+        q, qd, _, _ = random_state(model, rng, (2,), forces=False)
+        A = centroidal_momentum_matrix(model, q)
+        assert A.shape == (2, 6, model.nv)
+        X0 = sp.forward_kinematics(model, q)
+        v = sp.body_velocities(model, q, qd, frame="world")
+        h_O, mc, mass = 0.0, 0.0, 0.0
+        for i in range(1, model.NB + 1):  # world inertia ^0X_i* I_i ^iX_0 times world velocity
+            I_world = X0[..., i, :, :].swapaxes(-1, -2) @ model.inertia[i] @ X0[..., i, :, :]
+            h_O = h_O + np.einsum("...ij,...j->...i", I_world, v[..., i, :])
+            E, r = sp.unplux(X0[..., i, :, :])  # body origin r, axes E (world -> body)
+            c_i = model.inertia[i][:3, 3:][[2, 0, 1], [1, 2, 0]] / model.inertia[i][3, 3]
+            mc = mc + model.inertia[i][3, 3] * (r + np.einsum("...ji,j->...i", E, c_i))
+            mass += model.inertia[i][3, 3]
+        c = mc / mass
+        L_G = h_O[..., :3] - np.cross(c, h_O[..., 3:])  # L_G = L_O - c × p
+        expected = np.concatenate([L_G, h_O[..., 3:]], -1)
+        assert rel_err(np.einsum("...ij,...j->...i", A, qd), expected) < TOL
+    with pytest.raises(ValueError, match="floating"):
+        centroidal_momentum_matrix(builders.arm7(), np.zeros(7))
 
 
 def test_com_velocity_by_finite_differences(rng):

@@ -72,7 +72,7 @@ ADDED_ALL = {
         "Universal", "SphericalEuler", "PlanarTranslation", "Translational", "SphericalExp",
         "Composite", "free_2d", "free_3d", "SplineCurve", "SplineSurface",
     },
-    "builders": {"ElbowArm", "elbow_arm26"},  # notebook 13b's arm (OpenSim arm26)
+    "builders": {"ElbowArm", "elbow_arm26", "quadruped"},  # 13b's arm26; 11's Solo-12 stand-in
 }  # fmt: skip
 
 

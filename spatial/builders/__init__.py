@@ -11,6 +11,8 @@ What is where:
   :func:`planar_chain`, :func:`cart_pole`, :func:`arm7`, :func:`humanoid`, :func:`geared_arm`;
 * :mod:`.closed_loops` — mechanisms with loop joints (ch. 8): :func:`four_bar`,
   :func:`crank_slider`, :func:`planar_loop_fig_8_3`, :func:`ladder`;
+* :mod:`.legged` — :func:`quadruped`, a 12-joint quadruped with Solo-12's names and proportions
+  (the stand-in for ``solo12.urdf``);
 * :mod:`.operations` — :func:`floating_base` (§4.1, §9.4) and :func:`renumber` (§4.1.2);
 * :mod:`.parts` — the link inertias (rods, bars, bobs) the builders share;
 * :mod:`.arm` — :func:`elbow_arm26`, the elbow of OpenSim's arm26 model (Holzbaur et al. 2005)
@@ -25,6 +27,7 @@ spatial mechanisms have gravity ``-g`` along z.  Every builder returns a new
 from .arm import ElbowArm, elbow_arm26
 from .closed_loops import crank_slider, four_bar, ladder, planar_loop_fig_8_3
 from .dh import dh_transforms, from_dh
+from .legged import quadruped
 from .mechanisms import (
     arm7,
     cart_pole,
@@ -58,6 +61,7 @@ __all__ = [
     "planar_chain",
     "cart_pole",
     "arm7",
+    "quadruped",
     "humanoid",
     "four_bar",
     "crank_slider",

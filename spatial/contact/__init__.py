@@ -16,7 +16,8 @@ Contact in rigid-body systems (Featherstone ch. 11):
 * :mod:`~spatial.contact.stepping` — time stepping with impacts and friction (Table 11.1);
 * :mod:`~spatial.contact.events` — free flight by a smooth integrator with located impacts;
 * :mod:`~spatial.contact.soft` — compliant contact with Coulomb friction (§11.8);
-* :mod:`~spatial.contact.scenarios` — ready-made scenes and problems without a solution.
+* :mod:`~spatial.contact.scenarios` — ready-made scenes and problems without a solution;
+* :mod:`~spatial.contact.legged` — legged robots on the ground: feet, posture, impulses.
 """
 
 from ..simulation import Trajectory  # the one result type of every simulator
@@ -83,6 +84,14 @@ from .impact import (
     impact,
     restitution_coefficient,
 )
+from .legged import (
+    LeggedRun,
+    foot_points,
+    ground_scene,
+    posture_controller,
+    simulate_legged,
+    stand_on_ground,
+)
 from .rigid import ContactAcceleration, contact_acceleration, contact_lcp, gauss_acceleration
 from .scenarios import (
     ContactProblem,
@@ -111,6 +120,12 @@ from .soft import (
 from .stepping import ContactParams, RigidContact, SceneSystem, StepInfo, simulate, step
 
 __all__ = [
+    "LeggedRun",
+    "foot_points",
+    "ground_scene",
+    "posture_controller",
+    "simulate_legged",
+    "stand_on_ground",
     "Box",
     "Capsule",
     "Collider",

@@ -27,9 +27,10 @@ which is how the tests check them.  The functions:
   RNEA and CRBA (Table 9.5), and :func:`floating_forward_dynamics`, which solves eq. 9.13;
 * :func:`floating_inverse_dynamics` — joint torques *and* the base acceleration they cause,
   given the joint accelerations (Table 9.6);
-* :func:`floating_momentum`, :func:`centroidal_momentum`, :func:`floating_jacobian` —
-  Examples 9.3–9.4: the system's momentum ``I_0^c v_0 + F q̇``, its centroidal form, and the
-  Jacobian that accounts for the base's reaction.
+* :func:`floating_momentum`, :func:`centroidal_momentum`, :func:`centroidal_momentum_matrix`,
+  :func:`floating_jacobian` — Examples 9.3–9.4: the system's momentum ``I_0^c v_0 + F q̇``, its
+  centroidal form and the matrix ``A_G`` with ``h_G = A_G q̇``, and the Jacobian that accounts
+  for the base's reaction.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ __all__ = [
     "floating_inverse_dynamics",
     "floating_momentum",
     "centroidal_momentum",
+    "centroidal_momentum_matrix",
     "floating_jacobian",
 ]
 
@@ -535,6 +537,47 @@ def centroidal_momentum(model: Model, q, qd) -> Centroidal:
         momentum=apply_force(X_G, h_world),
         inertia=transform_inertia(X_G, I_world),
     )
+
+
+def centroidal_momentum_matrix(model: Model, q) -> np.ndarray:
+    """The centroidal momentum matrix ``A_G``, with ``h_G = A_G q̇`` (Example 9.3).
+
+    Example 9.3's momentum ``h = I_0^c v_0 + F q̇`` is linear in the velocity variables:
+    ``h = [I_0^c  F] q̇`` in floating-base coordinates.  Carried to the centroidal frame (origin
+    at the centre of mass, world axes) it is Orin and Goswami's centroidal momentum matrix:
+    column ``j`` is the momentum about the centre of mass that a unit rate of velocity
+    variable ``j`` gives the whole system, its other variables held at zero.
+
+    Parameters
+    ----------
+    model : Model
+        Floating-base model (body 1 joined to the fixed base by a Free joint).
+    q : array_like, shape (..., nq)
+
+    Returns
+    -------
+    ndarray, shape (..., 6, nv)
+        ``[angular; linear]`` rows, the first six columns for the base's velocity ``qd[:6]``
+        (body-1 coordinates, as the Free joint's), the rest for the joints.
+
+    Raises
+    ------
+    ValueError
+        If the model has no floating base, ``q`` is invalid, or the total mass is 0.
+    """
+    _require_floating(model)
+    q, _, _, _ = model.check_state(q)
+    fp = _forward_pass(model, q)
+    _, F, Ic = _floating_crba(model, fp.Xup, fp.S)
+    X_1w = fp.X0[1]  # ^1X_0: world -> floating-base coordinates
+    mass = float(sum(model.inertia[i][3, 3] for i in range(1, model.NB + 1)))
+    if mass <= 0.0:
+        raise ValueError("the model has zero total mass: no centre of mass")
+    I_world = _T(X_1w) @ Ic[1] @ X_1w
+    com = unskew(I_world[..., :3, 3:]) / mass
+    A_base = np.concatenate([Ic[1], np.broadcast_to(F, Ic[1].shape[:-1] + F.shape[-1:])], -1)
+    A_world = _T(X_1w) @ A_base  # forces transform with ^0X*_1 = (^1X_0)ᵀ
+    return _T(xinv(xlt(com))) @ A_world  # ^GX*_0 = (^0X_G)ᵀ: to the centre of mass
 
 
 def floating_jacobian(model: Model, q, body) -> np.ndarray:

@@ -2,7 +2,10 @@
 
 08.1  the loop constraint matrix ``K`` from body Jacobians (eqs. 8.17–8.18, Table 8.4);
 08.2  the explicit form ``x = G y + g`` of ``K x = k`` for chosen independent variables (eq. 8.51);
-08.3  the loop closure function ``γ`` of a four-bar linkage, either assembly (§8.10–8.11).
+08.3  the loop closure function ``γ`` of a four-bar linkage, either assembly (§8.10–8.11);
+08.4  (predict) constraints, rank of ``K`` and mobility of the four-bar closed by a ball joint
+      (eq. 8.52, §8.10);
+08.5  (model) the peak slider speed of a crank-slider driven at constant crank speed (§8.11).
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ import numpy as np
 
 from .. import builders
 from ..dynamics import loops
-from . import assert_close
+from ..joints import Spherical
+from ..model import Model
+from . import assert_close, check_number
 
 __all__ = ["CHECKS"]
 
@@ -69,4 +74,58 @@ def check_four_bar_gamma(four_bar_gamma: Callable) -> None:
                 )
 
 
-CHECKS = {"08.1": check_loop_K, "08.2": check_explicit_form, "08.3": check_four_bar_gamma}
+def ball_four_bar() -> Model:
+    """The four-bar of :func:`builders.four_bar` (default lengths) with its pin C a ball joint."""
+    pinned = builders.four_bar()
+    model = Model(gravity=pinned.gravity)
+    for i in range(1, pinned.NB + 1):
+        model.add_body(
+            pinned.parent[i], pinned.joints[i], pinned.X_tree[i], pinned.inertia[i], pinned.names[i]
+        )
+    lj = pinned.loop_joints[0]
+    model.add_loop_joint(lj.predecessor, lj.successor, Spherical(), lj.X_p, lj.X_s, "ball C")
+    return model
+
+
+def check_ball_joint_mobility(answer) -> None:
+    """08.4: ``[n^c, rank K, mobility]`` of the four-bar whose pin C is a ball joint."""
+    q = loops.four_bar_closure().gamma([0.7])  # any assembled configuration: the same counts
+    mob = loops.mobility(ball_four_bar(), q)
+    check_number(
+        answer,
+        [mob.nc, mob.rank, mob.mobility],
+        what="[n^c, rank K, mobility] of the four-bar closed by a ball joint",
+        reread="§2 of this notebook (the redundant rows of a planar loop) and Featherstone §8.10",
+        rtol=0.0,
+        atol=0.1,
+    )
+
+
+#: the crank-slider of exercise 08.5: crank 0.3 m, rod 1.0 m, guide 0.1 m above the crank's pivot
+SLIDER = dict(crank=0.3, rod=1.0, offset=0.1)
+SLIDER_OMEGA = 2 * np.pi  # constant crank speed (rad/s)
+
+
+def check_slider_peak_speed(answer) -> None:
+    """08.5: the largest slider speed |ẋ| (m/s) over one crank revolution, within 1 %."""
+    closure = loops.crank_slider_closure(**SLIDER)
+    theta = np.linspace(0.0, 2 * np.pi, 7201)[:, None]
+    _, G, _ = closure.jacobians(theta, np.full_like(theta, SLIDER_OMEGA))  # q̇ = G ẏ (eq. 8.56)
+    peak = np.abs(G[:, 2, 0] * SLIDER_OMEGA).max()
+    check_number(
+        answer,
+        peak,
+        what="the slider's peak speed in m/s",
+        reread="§5 and §6 of this notebook (q̇ = G ẏ from the loop closure function), "
+        "Featherstone §8.11",
+        rtol=1e-2,
+    )
+
+
+CHECKS = {
+    "08.1": check_loop_K,
+    "08.2": check_explicit_form,
+    "08.3": check_four_bar_gamma,
+    "08.4": check_ball_joint_mobility,
+    "08.5": check_slider_peak_speed,
+}

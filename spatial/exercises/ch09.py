@@ -3,7 +3,11 @@
 09.1  hybrid dynamics from ``H`` and ``C`` by reordering the equation of motion (eqs. 9.1–9.2);
 09.2  the floating base's acceleration from the top rows of eq. 9.13 (cf. eq. 9.24);
 09.3  Table 9.7's ``I_Δ`` for a revolute joint about z, and that it leaves ``rnea`` unchanged;
-09.4  the spatial momentum about a fixed point carried to the centre of mass (Example 9.3).
+09.4  the spatial momentum about a fixed point carried to the centre of mass (Example 9.3);
+09.5  (predict) what tripling the gear ratio does to the rotor's diagonal term and to the
+      coupling the reflected-inertia shortcut misses (eqs. 9.27–9.28);
+09.6  (model) how far a floating astronaut's torso turns while one shoulder turns half a
+      revolution, at zero momentum (Example 9.4).
 """
 
 from __future__ import annotations
@@ -18,14 +22,19 @@ from ..dynamics import (
     bias_force,
     centroidal_momentum,
     crba,
+    crba_with_rotors,
     floating_coefficients,
     floating_inverse_dynamics,
+    floating_jacobian,
+    gear_matrix,
     hybrid_dynamics,
+    reflected_inertia,
     revolute_delta,
     rnea,
 )
 from ..kinematics import momentum
-from . import assert_close
+from ..rotations import quat_to_rotvec
+from . import assert_close, check_number
 
 __all__ = ["CHECKS"]
 
@@ -84,9 +93,67 @@ def check_centroidal_from_world(centroidal_from_world: Callable) -> None:
             assert_close(got, cen.momentum, "momentum about the centre of mass h_G")
 
 
+def _rotor_terms(rho: float, rotor_inertia: float = 2e-5) -> tuple[float, float]:
+    """What the rotors add to the shoulder's inertia and the coupling the shortcut misses."""
+    exact = builders.geared_arm(rotor_inertia=rotor_inertia)
+    welded = builders.geared_arm(rotor_inertia=rotor_inertia, rotors=False)
+    y = np.array([0.4, -0.8])  # the pose of section 4 (the terms do not depend on it)
+    G = gear_matrix(4, {1: (0, rho), 3: (2, rho)})
+    Hy = G.T @ crba(exact, G @ y) @ G  # eq. 9.26's G^T H G
+    shortcut = crba_with_rotors(welded, y, reflected_inertia(rotor_inertia, [rho, rho]))
+    return Hy[0, 0] - crba(welded, y)[0, 0], Hy[0, 1] - shortcut[0, 1]
+
+
+def check_gear_factors(answer) -> None:
+    """09.5: ``[growth of the rotor's diagonal term, growth of the missed coupling]``, ρ ×3."""
+    low, high = _rotor_terms(50.0), _rotor_terms(150.0)
+    check_number(
+        answer,
+        [high[0] / low[0], high[1] / low[1]],
+        what="the two growth factors when ρ goes from 50 to 150",
+        reread="§4 of this notebook (eq. 9.27 and the widget) and Featherstone §9.6",
+        rtol=1e-2,
+    )
+
+
+#: exercise 09.6: the right shoulder turns by this angle (rad), the astronaut floating at rest
+HALF_TURN = np.pi
+
+
+def floating_turn_angle(steps: int = 100) -> float:
+    """Torso rotation (degrees) after the right shoulder of ``humanoid(floating=True)`` turns
+    by :data:`HALF_TURN` at zero momentum, every other joint still (midpoint rule in the
+    shoulder angle, positions through ``model.integrate``)."""
+    model = builders.humanoid(floating=True)
+    model.gravity = np.zeros(3)
+    rate = np.eye(model.nv - 6)[model.v_index[model.body("r_shoulder")].start - 6]
+
+    def velocity(q):  # [v_0; q̇] per unit shoulder rate: the base recoils (Example 9.4)
+        return np.r_[floating_jacobian(model, q, "torso") @ rate, rate]
+
+    q, h = model.neutral_configuration(), HALF_TURN / steps
+    for _ in range(steps):
+        q = model.integrate(q, velocity(model.integrate(q, velocity(q), h / 2)), h)
+    return float(np.degrees(np.linalg.norm(quat_to_rotvec(q[:4]))))
+
+
+def check_torso_turn(answer) -> None:
+    """09.6: the torso's rotation angle in degrees, within 2 %."""
+    check_number(
+        answer,
+        floating_turn_angle(),
+        what="the torso's rotation angle in degrees",
+        reread="§3 of this notebook (the floating-base Jacobian and the one-revolution turn) "
+        "and Featherstone Example 9.4",
+        rtol=2e-2,
+    )
+
+
 CHECKS = {
     "09.1": check_hybrid_solve,
     "09.2": check_base_acceleration,
     "09.3": check_revolute_delta,
     "09.4": check_centroidal_from_world,
+    "09.5": check_gear_factors,
+    "09.6": check_torso_turn,
 }
