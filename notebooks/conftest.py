@@ -36,7 +36,7 @@ MIN_FIGURES = {
     "13-springs-and-muscles": 11,
     "13b-muscles": 27,
     "14-redmax-reduced-coordinates": 16,
-    "15-redmax-constraints": 7,
+    "15-redmax-constraints": 12,
     "16-time-integration": 20,
     "17-complementarity": 19,
     "18-attachments": 11,

@@ -4,7 +4,10 @@
   eq. 0.36 converted to the package's ``[ω; v]`` order);
 - 18.2  the masters' mass matrix after eliminating a particle on a segment (ArtiSynth §0.18, the
   example after eq. 0.35);
-- 18.3  the fictitious force that an attached particle puts on its body (ArtiSynth §0.19).
+- 18.3  the fictitious force that an attached particle puts on its body (ArtiSynth §0.19);
+- 18.4  (predict) the coupling that a particle at a segment's midpoint adds between its two
+  masters (ArtiSynth §0.18);
+- 18.5  (model) the small-oscillation period of a rod pendulum carrying a payload at its tip.
 """
 
 from __future__ import annotations
@@ -14,7 +17,11 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import attachments, se3
-from . import assert_close
+from ..dynamics import crba, rnea
+from ..inertia import cylinder_inertia, point_mass_inertia
+from ..joints import Revolute
+from ..model import Model
+from . import assert_close, check_number
 
 __all__ = ["CHECKS"]
 
@@ -65,8 +72,51 @@ def check_fictitious_force(force: Callable) -> None:
         assert_close(got, expected, "-m Γ(c)ᵀ (ω × (v + ω × c)) (ArtiSynth eq. 0.23, §0.19)")
 
 
+def check_midpoint_coupling(coupling) -> None:
+    """18.4: the x-x entry coupling particles 1 (1 kg) and 2 (2 kg) after eliminating 0.6 kg at
+    their midpoint."""
+    mid = attachments.Attachments([3, 3, 3], [attachments.weighted_point(2, [0, 1], [0.5, 0.5])])
+    expected = attachments.reduce(mid, np.diag([1.0] * 3 + [2.0] * 3 + [0.6] * 3)).M[0, 3]
+    check_number(
+        coupling,
+        expected,
+        what="the coupling entry of the masters' mass matrix, in kg",
+        reread="§3 of this notebook (several masters), ArtiSynth §0.18",
+        rtol=1e-2,
+    )
+
+
+def payload_pendulum(payload: float = 0.5) -> Model:
+    """The rod pendulum of 18.5: a 1 kg, 1 m rod (radius 0.02 m) hinged at its top about y, with
+    a particle of ``payload`` kg at its lower tip eliminated into the rod's inertia."""
+    model = Model(gravity=[0.0, 0.0, -9.81])
+    rod_down = se3.frame(np.eye(3), [0.0, 0.0, -0.5])
+    model.add_body(0, Revolute("y"), np.eye(6), cylinder_inertia(1.0, 0.02, 1.0, T=rod_down))
+    model.inertia[1] = model.inertia[1] + point_mass_inertia(payload, [0.0, 0.0, -1.0])
+    return model
+
+
+def small_oscillation_period(model: Model, eps: float = 1e-6) -> float:
+    """``2π sqrt(M/K)`` of a one-joint model about ``q = 0`` (``K`` by a central difference)."""
+    stiffness = (rnea(model, [eps], [0.0], [0.0]) - rnea(model, [-eps], [0.0], [0.0]))[0]
+    return float(2 * np.pi * np.sqrt(crba(model, [0.0])[0, 0] / (stiffness / (2 * eps))))
+
+
+def check_payload_period(period) -> None:
+    """18.5: the small-oscillation period (s) of the rod pendulum with its payload, within 1 %."""
+    check_number(
+        period,
+        small_oscillation_period(payload_pendulum()),
+        what="the small-oscillation period, in s",
+        reread="§4 of this notebook (added inertia), ArtiSynth §0.19, Featherstone §6.1 (CRBA)",
+        rtol=1e-2,
+    )
+
+
 CHECKS = {
     "18.1": check_point_block,
     "18.2": check_segment_mass,
     "18.3": check_fictitious_force,
+    "18.4": check_midpoint_coupling,
+    "18.5": check_payload_period,
 }

@@ -81,7 +81,8 @@ class InertiaFactor:
         model, Xup, S, U, Psi = self.model, self.Xup, self.S, self.U, self.Psi
         NB, k = model.NB, x.shape[-1]
         batch = np.broadcast_shapes(self.batch, x.shape[:-2])
-        B = [np.zeros(batch + (6, k)) for _ in range(NB + 1)]  # B̂_i
+        dtype = np.result_type(x.dtype, float)  # object when x holds symbols (operation counts)
+        B = [np.zeros(batch + (6, k), dtype) for _ in range(NB + 1)]  # B̂_i
         u = [None] * (NB + 1)
         for i in range(NB, 0, -1):  # backward pass, lines 15–18
             u[i] = x[..., model.v_index[i], :] - _T(S[i]) @ B[i]  # x_i - S_iᵀ B̂_i
@@ -89,8 +90,8 @@ class InertiaFactor:
             p = model.parent[i]
             if p != 0:
                 B[p] = B[p] + _T(Xup[i]) @ beta
-        y = np.zeros(batch + (model.nv, k))
-        a = [np.zeros(batch + (6, k))] + [None] * NB
+        y = np.zeros(batch + (model.nv, k), dtype)
+        a = [np.zeros(batch + (6, k), dtype)] + [None] * NB
         for i in range(1, NB + 1):  # forward pass, lines 19–22
             a_p = Xup[i] @ a[model.parent[i]]
             y_i = Psi[i] @ (u[i] - _T(U[i]) @ a_p)

@@ -79,7 +79,7 @@ def _transpose_product(model: Model, fp, y: np.ndarray) -> np.ndarray:
     acc = [y[..., _rows(i)] for i in range(1, model.NB + 1)]
     acc.insert(0, None)
     batch = np.broadcast_shapes(y.shape[:-1], fp.X0[0].shape[:-2])
-    x = np.zeros(batch + (model.nv,))
+    x = np.zeros(batch + (model.nv,), dtype=np.result_type(y.dtype, float))  # object: symbols
     for i in range(model.NB, 0, -1):
         x[..., model.v_index[i]] = _mv(T(fp.S[i]), acc[i])  # S_iᵀ ŷ_i
         p = model.parent[i]

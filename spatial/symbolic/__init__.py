@@ -51,6 +51,7 @@ from .examples import (
 from .executer import Executer, Program
 from .expr import Expr, OpCount, count_operations, format_expr, tree_count
 from .generator import GeneratedFunction, GenerationError, generate
+from .products import product_counts
 from .trace import LineOps, angle_symbols, count_lines, symbol_array
 
 __all__ = [
@@ -73,4 +74,5 @@ __all__ = [
     "generate",
     "GeneratedFunction",
     "GenerationError",
+    "product_counts",
 ]
