@@ -69,3 +69,25 @@ def test_05_value_exercises_through_the_notebook_helper(monkeypatch):
     monkeypatch.setenv("SPATIAL_NB_STRICT", "1")
     assert sp.nb.check("05.4", G * 6.0) is True
     assert sp.nb.check("05.4", ...) is False
+
+
+def test_the_checkers_load_a_robot_as_the_notebooks_do(monkeypatch, capsys):
+    import importlib.metadata
+
+    try:
+        importlib.metadata.distribution("example-robot-data")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("example-robot-data is not installed")
+    assert (
+        robot("panda.urdf", sp.builders.arm7).nv == sp.nb.robot("panda.urdf", sp.builders.arm7).nv
+    )
+    with pytest.raises(FileNotFoundError, match="no file 'nobody.urdf'"):
+        robot("nobody.urdf", sp.builders.arm7)
+
+    def absent(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    capsys.readouterr()
+    monkeypatch.setattr(importlib.metadata, "distribution", absent)
+    assert robot("panda.urdf", sp.builders.arm7).nv == 7  # the stand-in, silently
+    assert capsys.readouterr().out == ""
