@@ -49,10 +49,15 @@ def test_notebook_follows_the_cell_pattern(path):
         assert not cell.get("outputs") and cell.get("execution_count") is None, "stored outputs"
     tags = [set(c.get("metadata", {}).get("tags", [])) for c in cells]
     stubs = [k for k, t in enumerate(tags) if "exercise" in t]
-    assert stubs and all("raises-exception" in tags[k] for k in stubs)
+    values = [k for k in stubs if tags[k] & {"predict", "model"}]
+    assert stubs and all("raises-exception" in tags[k] for k in stubs if k not in values)
     assert sum("solution" in t for t in tags) == len(stubs)
     for k in stubs:
-        _assert_exercise_block(path.stem[:2], cells[k - 1 : k + 3], tags[k + 2])
+        block = cells[k - 1 : k + 3]
+        if k in values:
+            _assert_value_exercise_block(path.stem[:2], block, tags[k], tags[k + 2])
+        else:
+            _assert_exercise_block(path.stem[:2], block, tags[k + 2])
     assert any("nb.interact(" in _source(c) for c in code), "no widget"
 
 
@@ -76,6 +81,32 @@ def _assert_exercise_block(number: str, block: list[dict], solution_tags: set[st
     assert re.search(rf"^def solution_{name}\(", body, flags=re.M), name
     assert not re.search(rf"^(def {name}\(|{name}\s*=)", body, flags=re.M), name
     assert f'sp.nb.check("{found.group(1)}", solution_{name})' in body, name
+
+
+def _assert_value_exercise_block(
+    number: str, block: list[dict], stub_tags: set[str], solution_tags: set[str]
+) -> None:
+    """A predict or model exercise (classroom pattern): text, answer cell, check, solution.
+
+    The text opens with ``**Exercise NN.k (kind).**``; the answer cell (not ``raises-exception``:
+    ``...`` is simply not attempted) assigns ``answer_NN_k``; the next cell is exactly
+    ``sp.nb.check("NN.k", answer_NN_k)``; the collapsed solution computes
+    ``solution_answer_NN_k`` and checks it, never assigning the student's name.
+    """
+    text, stub, check, solution = block
+    kind = ({"predict", "model"} & stub_tags).pop()
+    found = re.match(rf"\*\*Exercise ({number}\.\d+) \({kind}\)\.\*\*", _source(text))
+    assert text["cell_type"] == "markdown" and found, _source(text)[:60]
+    ident, name = found.group(1), "answer_" + found.group(1).replace(".", "_")
+    assert "raises-exception" not in stub_tags, name
+    assert re.search(rf"^{name} = \.\.\.", _source(stub), flags=re.M), name
+    assert _source(check).strip() == f'sp.nb.check("{ident}", {name})', name
+    assert {"solution", "hide-input"} <= solution_tags, name
+    assert solution["metadata"].get("jupyter", {}).get("source_hidden") is True, name
+    body = _source(solution)
+    assert re.search(rf"^solution_{name} = ", body, flags=re.M), name
+    assert not re.search(rf"^{name}\s*=", body, flags=re.M), name
+    assert f'sp.nb.check("{ident}", solution_{name})' in body, name
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

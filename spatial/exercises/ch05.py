@@ -2,7 +2,9 @@
 
 05.1  body velocities by the outward recursion ``v_i = ^iX_λ(i) v_λ(i) + S_i q̇_i`` (eq. 5.18);
 05.2  gravity-compensation torques by the stripped-down recursion of eqs. 5.12–5.13;
-05.3  the torques that hold a mechanism still against gravity and a force at a point (§5.3).
+05.3  the torques that hold a mechanism still against gravity and a force at a point (§5.3);
+05.4  (predict) the shoulder torque that holds the planar arm with its payload out horizontally;
+05.5  (model) the Panda's shoulder torque with a 2 kg payload at its flange, in the ready pose.
 """
 
 from __future__ import annotations
@@ -11,8 +13,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .. import builders, dynamics, kinematics, vectors
-from . import assert_close
+from .. import builders, dynamics, inertia, joints, kinematics, vectors
+from . import assert_close, check_number, robot
 
 __all__ = ["CHECKS"]
 
@@ -70,8 +72,77 @@ def check_holding_torques(holding_torques: Callable) -> None:
         )
 
 
+#: The arm of notebook 05: three 0.5 m, 2 kg links and a 1 kg point mass at the tip.
+ARM_LINKS, ARM_LENGTH, ARM_MASS, ARM_PAYLOAD = 3, 0.5, 2.0, 1.0
+#: The Panda's "ready" pose of its seven arm joints (rad), the fingers at their neutral value.
+PANDA_READY = (0.0, -np.pi / 4, 0.0, -3 * np.pi / 4, 0.0, np.pi / 2, np.pi / 4)
+#: Exercise 05.5: the payload (kg) and where it sits, in link 7 coordinates (m).
+PANDA_PAYLOAD, PANDA_FLANGE = 2.0, (0.0, 0.0, 0.107)
+
+
+def loaded_planar_arm():
+    """The arm of notebook 05 with its payload welded to the tip by a Fixed joint."""
+    model = builders.planar_chain(ARM_LINKS, length=ARM_LENGTH, mass=ARM_MASS)
+    tip = vectors.xlt([0.0, -ARM_LENGTH, 0.0])
+    model.add_body(
+        ARM_LINKS, joints.Fixed(), tip, inertia.point_mass_inertia(ARM_PAYLOAD, [0, 0, 0])
+    )
+    return model
+
+
+def check_horizontal_shoulder(value) -> None:
+    """05.4: τ_1 (N m) holding the loaded arm still and straight out along +x."""
+    model = loaded_planar_arm()
+    zero = np.zeros(model.nv)
+    q = np.array([np.pi / 2, 0.0, 0.0])  # the links hang along -y at q = 0: π/2 turns them to +x
+    expected = dynamics.rnea(model, q, zero, zero)[0]
+    check_number(
+        value,
+        expected,
+        what="the shoulder torque τ₁ in N m",
+        reread="§3 of this notebook (gravity as an acceleration of the base) and §2's inward "
+        "pass (the force through joint 1 carries everything beyond it); Featherstone §5.3",
+        rtol=1e-2,
+    )
+
+
+def panda():
+    """The Panda of notebook 05, loaded as the notebook does (or its stand-in)."""
+    return robot("panda.urdf", builders.arm7)
+
+
+def panda_ready(model) -> np.ndarray:
+    """The ready pose of :data:`PANDA_READY`, the other joints (fingers) at their neutral value."""
+    q = model.neutral_configuration()
+    q[:7] = PANDA_READY
+    return q
+
+
+def check_panda_payload(value) -> None:
+    """05.5: the torque of the Panda's joint 2 (N m) holding a 2 kg payload still at the flange."""
+    model = panda()
+    model.add_body(
+        7,
+        joints.Fixed(),
+        vectors.xlt(PANDA_FLANGE),
+        inertia.point_mass_inertia(PANDA_PAYLOAD, [0, 0, 0]),
+        name="payload",
+    )
+    zero = np.zeros(model.nv)
+    expected = dynamics.rnea(model, panda_ready(model), zero, zero)[1]
+    check_number(
+        value,
+        expected,
+        what="the torque of joint 2 in N m",
+        reread="§4 of this notebook (external forces) and §8 (the Panda); Featherstone §5.3",
+        rtol=1e-2,
+    )
+
+
 CHECKS = {
     "05.1": check_body_velocities,
     "05.2": check_gravity_torques,
     "05.3": check_holding_torques,
+    "05.4": check_horizontal_shoulder,
+    "05.5": check_panda_payload,
 }

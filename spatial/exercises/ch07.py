@@ -2,7 +2,9 @@
 
 07.1  the articulated inertia of a handle with one child body (Featherstone eqs. 7.19, 7.47);
 07.2  one joint's acceleration from its articulated body (eqs. 7.30, 7.49);
-07.3  one semi-implicit Euler step for a batch of states with ``aba`` and ``model.integrate``.
+07.3  one semi-implicit Euler step for a batch of states with ``aba`` and ``model.integrate``;
+07.4  (predict) the acceleration of Example 7.1's box under a push: the apparent mass per direction;
+07.5  (model) the trunk's angular acceleration when one knee motor of the quadruped applies 1 N m.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .. import builders
+from .. import builders, joints
 from ..dynamics import aba, articulated_inertia
+from ..model import Model
 from ..vectors import crm
+from . import check_number, robot
 
 __all__ = ["CHECKS"]
 
@@ -87,8 +91,73 @@ def check_euler_step(euler_step: Callable) -> None:
     )
 
 
+#: Exercise 07.4: Example 7.1's box and cylinder (kg, kg m²), and the push on the box (N).
+SLOT_M1, SLOT_I1, SLOT_M2, SLOT_I2 = 3.0, 0.4, 1.5, 0.1
+PUSH = (6.0, 6.0, 0.0)
+
+
+def slot_model() -> Model:
+    """Example 7.1 as notebook 07 builds it: a free box; a cylinder slides in y, spins about x."""
+    slot = Model(gravity=[0.0, 0.0, 0.0])
+    box = slot.add_body(0, joints.Free(), np.eye(6), np.diag([SLOT_I1] * 3 + [SLOT_M1] * 3))
+    slider = slot.add_body(box, joints.Prismatic("y"), np.eye(6), np.zeros((6, 6)))
+    slot.add_body(slider, joints.Revolute("x"), np.eye(6), np.diag([SLOT_I2] * 3 + [SLOT_M2] * 3))
+    return slot
+
+
+def check_slot_push(value) -> None:
+    """07.4: the box's acceleration ``(a_x, a_y)`` (m/s²) under :data:`PUSH` at its centre."""
+    slot = slot_model()
+    f_ext = np.zeros((slot.NB + 1, 6))
+    f_ext[1, 3:] = PUSH  # a force through the box's centre, at the world origin
+    zero = np.zeros(slot.nv)
+    expected = aba(slot, slot.neutral_configuration(), zero, zero, f_ext)[3:5]
+    check_number(
+        value,
+        expected,
+        what="the box's acceleration (a_x, a_y) in m/s²",
+        reread="§1 of this notebook (Example 7.1: which pushes move the cylinder along); "
+        "Featherstone §7.1",
+        rtol=1e-2,
+    )
+
+
+#: Exercise 07.5: the quadruped's pose (leg joints: hip, thigh, knee, repeated; rad), the knee.
+LEG_POSE, KNEE_BODY, KNEE_TORQUE = (0.0, 0.8, -1.6), 4, 1.0
+
+
+def quadruped():
+    """The quadruped of notebook 07 (Solo-12, or the stand-in), loaded as the notebook does."""
+    return robot("solo12.urdf", builders.humanoid, floating=True)
+
+
+def quadruped_pose(model) -> np.ndarray:
+    """The pose of section 3: the trunk at the neutral pose, the legs bent by :data:`LEG_POSE`."""
+    q = model.neutral_configuration()
+    q[7:] = np.resize(LEG_POSE, model.nq - 7)
+    return q
+
+
+def check_knee_kick(value) -> None:
+    """07.5: ``|ω̇|`` of the trunk (rad/s²) at rest when the knee of body 4 applies 1 N m."""
+    model = quadruped()
+    tau = np.zeros(model.nv)
+    tau[model.v_index[KNEE_BODY]] = KNEE_TORQUE
+    qdd = aba(model, quadruped_pose(model), np.zeros(model.nv), tau)
+    check_number(
+        value,
+        np.linalg.norm(qdd[:3]),
+        what="the trunk's angular acceleration |ω̇| in rad/s²",
+        reread="§3 of this notebook (the algorithm, and the quadruped in free fall); "
+        "Featherstone §7.3",
+        rtol=1e-2,
+    )
+
+
 CHECKS = {
     "07.1": check_handle_inertia,
     "07.2": check_joint_acceleration,
     "07.3": check_euler_step,
+    "07.4": check_slot_push,
+    "07.5": check_knee_kick,
 }
