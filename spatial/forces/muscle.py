@@ -57,6 +57,25 @@ class MuscleCurve(Protocol):
     def derivative(self, x) -> np.ndarray: ...
 
 
+_CURVE_TYPES: set[type] = set()  # classes whose own methods make them MuscleCurves
+
+
+def _is_curve(obj) -> bool:
+    """``isinstance(obj, MuscleCurve)``, remembered per class that defines both methods.
+
+    The check of a runtime protocol inspects the attributes at every call, which a muscle law
+    built at every step of a simulation (one per activation) would pay each time.
+    """
+    kind = type(obj)
+    if kind in _CURVE_TYPES:
+        return True
+    if not isinstance(obj, MuscleCurve):
+        return False
+    if all(callable(getattr(kind, method, None)) for method in ("__call__", "derivative")):
+        _CURVE_TYPES.add(kind)
+    return True
+
+
 def _monomial_row(x: float, order: int) -> np.ndarray:
     """``d^order/dx^order`` of ``(x³, x², x, 1)``: one row of the condition matrix (eq. 1.40)."""
     row = np.array([x**3, x**2, x, 1.0])
@@ -317,7 +336,7 @@ class MuscleLaw:
             raise ValueError(f"activation must lie in [0, 1], got {a}")
         set_(self, "activation", a)
         for name in ("active", "passive", "velocity"):
-            if not isinstance(getattr(self, name), MuscleCurve):
+            if not _is_curve(getattr(self, name)):
                 raise ValueError(f"{name} must be a curve with __call__(x) and derivative(x)")
 
     def normalized(self, l, ldot) -> tuple[np.ndarray, np.ndarray]:
