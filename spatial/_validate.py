@@ -111,7 +111,7 @@ def as_scalar_array(x, name: str) -> np.ndarray:
         If ``x`` is complex or an entry is not finite.
     """
     a = real(x, name).astype(float, copy=False)
-    if not np.all(np.isfinite(a)):
+    if not np.isfinite(a).all():
         raise ValueError(f"{name} contains non-finite values (nan or inf)")
     return a
 

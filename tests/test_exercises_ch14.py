@@ -90,3 +90,62 @@ def test_a_stub_counts_as_not_attempted():
     for key in ("14.1", "14.2", "14.3"):
         with pytest.raises(NotImplementedError):
             ch14.CHECKS[key](stub)
+
+
+# --- the value exercises 14.4 (predict) and 14.5 (model)
+
+
+def test_configuration_dependent_S_is_universal_euler_and_exponential():
+    # Sueda §2.4: the universal joint's first column turns with q₂ (eq. 2.15, exercise 14.2),
+    # the axes of Euler angles move with the angles (§2.4.5), exponential coordinates have
+    # S = the transposed left Jacobian of SO(3) (§2.4.8); revolute, prismatic and cylindrical
+    # joints (one axis, commuting turn and slide) have a constant S
+    ch14.CHECKS["14.4"]({"d", "e", "f"})
+    ch14.CHECKS["14.4"](["f", "e", "d"])
+    for wrong in ({"d", "e"}, {"d"}, "d", {"c", "d", "e", "f"}):
+        with pytest.raises(AssertionError, match="Reread §2") as err:
+            ch14.CHECKS["14.4"](wrong)
+        assert "'f'" not in str(err.value)
+    with pytest.raises(AssertionError, match="not one of"):
+        ch14.CHECKS["14.4"]({"d", "g"})
+
+
+def _double_pendulum_periods(spring=10.0, at_elbow=True):
+    """Small-oscillation periods of two point masses on rods, relative angles, by hand."""
+    m1, m2, l1, l2, g = 2.0, 1.0, 1.0, 0.5, 9.81
+    # kinetic energy at q = 0 (cos q₂ = 1) and the Hessian of the potential
+    # V = -(m₁ + m₂) g l₁ cos q₁ - m₂ g l₂ cos(q₁ + q₂) + ½ k q²
+    M = np.array(
+        [
+            [(m1 + m2) * l1**2 + m2 * l2**2 + 2 * m2 * l1 * l2, m2 * l2**2 + m2 * l1 * l2],
+            [m2 * l2**2 + m2 * l1 * l2, m2 * l2**2],
+        ]
+    )
+    K = np.array([[(m1 + m2) * g * l1 + m2 * g * l2, m2 * g * l2], [m2 * g * l2, m2 * g * l2]])
+    K[(1, 1) if at_elbow else (0, 0)] += spring
+    omega2 = np.linalg.eigvals(np.linalg.solve(M, K)).real
+    return np.sort(2 * np.pi / np.sqrt(omega2))
+
+
+def test_spring_pendulum_periods():
+    right = _double_pendulum_periods()
+    ch14.CHECKS["14.5"](right)
+    ch14.CHECKS["14.5"](list(1.005 * right))
+    wrong_answers = [
+        _double_pendulum_periods(spring=0.0),  # the spring forgotten
+        _double_pendulum_periods(at_elbow=False),  # the spring on the wrong joint
+        right[::-1],  # slowest first
+        right / (2 * np.pi),  # 1/ω
+    ]
+    for wrong in wrong_answers:
+        with pytest.raises(AssertionError, match="Reread §1, §8") as err:
+            ch14.CHECKS["14.5"](wrong)
+        assert f"{right[0]:.3f}" not in str(err.value)
+    with pytest.raises(AssertionError, match="shape"):
+        ch14.CHECKS["14.5"](right[0])
+
+
+@pytest.mark.parametrize("key", ["14.4", "14.5"])
+def test_an_untouched_value_answer_is_not_attempted(key):
+    with pytest.raises(NotImplementedError):
+        ch14.CHECKS[key](...)

@@ -290,3 +290,29 @@ def test_integrate_activation_takes_one_sequence_and_one_initial_value():
         integrate_activation(np.ones(3), [0.1, 0.2], 0.01)
     with pytest.raises(ValueError, match="^excitation must be real"):
         activation_rate(0.5 + 1j, 0.2)
+
+
+def test_the_curve_check_remembers_classes_but_still_refuses_a_non_curve():
+    import spatial as sp
+    from spatial.forces.muscle import _CURVE_TYPES, _is_curve
+
+    class Half:  # a curve: both methods on the class
+        def __call__(self, x):
+            return 0.5 * np.asarray(x)
+
+        def derivative(self, x):
+            return np.full(np.shape(x), 0.5)
+
+    class NoSlope:
+        def __call__(self, x):
+            return np.asarray(x)
+
+    assert _is_curve(Half()) and Half in _CURVE_TYPES and _is_curve(Half())
+    assert not _is_curve(NoSlope()) and not _is_curve(None) and NoSlope not in _CURVE_TYPES
+    curves = dict(sp.forces.sueda_curves())
+    law = sp.forces.MusculotendonLaw(100.0, 0.1, 10.0, 0.2, curves=curves)  # remembered now
+    assert law(0.31, 0.0)[0] > 0
+    with pytest.raises(ValueError, match="passive_force_length"):
+        sp.forces.MusculotendonLaw(
+            100.0, 0.1, 10.0, 0.2, curves={**curves, "passive_force_length": NoSlope()}
+        )

@@ -57,6 +57,25 @@ class MuscleCurve(Protocol):
     def derivative(self, x) -> np.ndarray: ...
 
 
+_CURVE_TYPES: set[type] = set()  # classes whose own methods make them MuscleCurves
+
+
+def _is_curve(obj) -> bool:
+    """``isinstance(obj, MuscleCurve)``, remembered per class that defines both methods.
+
+    The check of a runtime protocol inspects the attributes at every call, which a muscle law
+    built at every step of a simulation (one per activation) would pay each time.
+    """
+    kind = type(obj)
+    if kind in _CURVE_TYPES:
+        return True
+    if not isinstance(obj, MuscleCurve):
+        return False
+    if all(callable(getattr(kind, method, None)) for method in ("__call__", "derivative")):
+        _CURVE_TYPES.add(kind)
+    return True
+
+
 def _monomial_row(x: float, order: int) -> np.ndarray:
     """``d^order/dx^order`` of ``(x³, x², x, 1)``: one row of the condition matrix (eq. 1.40)."""
     row = np.array([x**3, x**2, x, 1.0])
@@ -161,8 +180,9 @@ class PiecewiseCubic:
 
     def _eval(self, x: np.ndarray, order: int) -> np.ndarray:
         """``f^(order)(x)`` inside the knots (Horner on the differentiated coefficients)."""
-        seg = np.clip(np.searchsorted(self.breaks, x, side="right") - 1, 0, len(self.breaks) - 2)
-        a, b, c, d = np.moveaxis(self.coefficients[seg], -1, 0)
+        # the segment: searching the interior knots gives the index already clipped to 0 … n-1
+        coeffs = self.coefficients[np.searchsorted(self.breaks[1:-1], x, side="right")]
+        a, b, c, d = coeffs[..., 0], coeffs[..., 1], coeffs[..., 2], coeffs[..., 3]
         if order == 0:
             return ((a * x + b) * x + c) * x + d
         if order == 1:
@@ -184,13 +204,27 @@ class PiecewiseCubic:
         x = as_scalar_array(x, "x")
         lo, hi = self.breaks[0], self.breaks[-1]
         inside = self._eval(np.clip(x, lo, hi), order)
+        below, above = x < lo, x > hi
         if order >= 2:
-            return np.where((x < lo) | (x > hi), 0.0, inside)
-        if order == 1:
-            return np.where(x < lo, self._eval(lo, 1), np.where(x > hi, self._eval(hi, 1), inside))
-        below = self._eval(lo, 0) + self._eval(lo, 1) * (x - lo)
-        above = self._eval(hi, 0) + self._eval(hi, 1) * (x - hi)
-        return np.where(x < lo, below, np.where(x > hi, above, inside))
+            return np.where(below | above, 0.0, inside)
+        # the continuation beyond the knots, evaluated only where it is needed (a scalar
+        # inside the knots, the common case in a simulation, takes one Horner evaluation)
+        out = inside
+        if below.any():
+            line = (
+                self._eval(lo, 1)
+                if order == 1
+                else self._eval(lo, 0) + self._eval(lo, 1) * (x - lo)
+            )
+            out = np.where(below, line, out)
+        if above.any():
+            line = (
+                self._eval(hi, 1)
+                if order == 1
+                else self._eval(hi, 0) + self._eval(hi, 1) * (x - hi)
+            )
+            out = np.where(above, line, out)
+        return np.asarray(out)
 
     def __call__(self, x) -> np.ndarray:
         """Value ``f(x)`` on an array (tangent-line continuation beyond the knots)."""
@@ -302,7 +336,7 @@ class MuscleLaw:
             raise ValueError(f"activation must lie in [0, 1], got {a}")
         set_(self, "activation", a)
         for name in ("active", "passive", "velocity"):
-            if not isinstance(getattr(self, name), MuscleCurve):
+            if not _is_curve(getattr(self, name)):
                 raise ValueError(f"{name} must be a curve with __call__(x) and derivative(x)")
 
     def normalized(self, l, ldot) -> tuple[np.ndarray, np.ndarray]:

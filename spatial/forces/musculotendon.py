@@ -42,7 +42,13 @@ import numpy as np
 
 from .._validate import as_scalar_array, nonnegative_scalar, positive_scalar
 from .millard import millard2012_curves
-from .muscle import MuscleCurve, active_force_length, force_velocity, passive_force_length
+from .muscle import (
+    MuscleCurve,
+    _is_curve,
+    active_force_length,
+    force_velocity,
+    passive_force_length,
+)
 
 __all__ = [
     "sueda_curves",
@@ -148,7 +154,7 @@ class MusculotendonLaw:
         if not isinstance(self.curves, Mapping):
             raise ValueError("curves must be a mapping of curve names to curves")
         for key in keys:
-            if not isinstance(self.curves.get(key), MuscleCurve):
+            if not _is_curve(self.curves.get(key)):
                 raise ValueError(f"curves[{key!r}] must be a curve with __call__ and derivative")
         if self.tendon == "elastic" and ls == 0:
             raise ValueError("an elastic tendon needs tendon_slack_length > 0")
