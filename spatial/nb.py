@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
-import importlib.metadata
 import json
 import os
 import re
@@ -29,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .urdf import load_urdf, to_urdf
+from .urdf import example_robot
 
 __all__ = [
     "NotebookConfig",
@@ -509,12 +508,4 @@ def robot(name: str, stand_in: Callable, **load):
     FileNotFoundError
         If example-robot-data is installed but has no file called ``name``.
     """
-    try:
-        files = importlib.metadata.distribution("example-robot-data").files or []
-    except importlib.metadata.PackageNotFoundError:
-        print(f"example-robot-data is not installed: {stand_in.__name__}() stands in for {name}")
-        return load_urdf(to_urdf(stand_in()), **load)
-    found = [f.locate() for f in files if f.name == name]
-    if not found:
-        raise FileNotFoundError(f"example-robot-data has no file {name!r}")
-    return load_urdf(found[0], **load)
+    return example_robot(name, stand_in, **load)

@@ -131,13 +131,7 @@ EXERCISES_NOT_YET = {
     "03-one-rigid-body",
     "04-modelling-trees",
     "04b-constraints",
-    "05-inverse-dynamics-rnea",
-    "06-crba-sparsity",
-    "07-articulated-bodies-aba",
     "10-accuracy-and-efficiency",
-    "13-springs-and-muscles",
-    "13b-muscles",
-    "14-redmax-reduced-coordinates",
     "16-time-integration",
 }
 KINDS = ("predict", "implement", "model")

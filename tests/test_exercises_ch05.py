@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import spatial as sp
-from spatial.exercises import ch05, robot
+from spatial.exercises import ch05
+from spatial.urdf import example_robot
 
 G = 9.81
 
@@ -26,7 +27,7 @@ def test_05_4_the_horizontal_arm_by_levers():
 
 
 def _panda_and_pose():
-    model = robot("panda.urdf", sp.builders.arm7)
+    model = example_robot("panda.urdf", sp.builders.arm7, quiet=True)
     q = model.neutral_configuration()
     q[:7] = [0.0, -np.pi / 4, 0.0, -3 * np.pi / 4, 0.0, np.pi / 2, np.pi / 4]
     return model, q
@@ -79,15 +80,18 @@ def test_the_checkers_load_a_robot_as_the_notebooks_do(monkeypatch, capsys):
     except importlib.metadata.PackageNotFoundError:
         pytest.skip("example-robot-data is not installed")
     assert (
-        robot("panda.urdf", sp.builders.arm7).nv == sp.nb.robot("panda.urdf", sp.builders.arm7).nv
+        example_robot("panda.urdf", sp.builders.arm7, quiet=True).nv
+        == sp.nb.robot("panda.urdf", sp.builders.arm7).nv
     )
     with pytest.raises(FileNotFoundError, match="no file 'nobody.urdf'"):
-        robot("nobody.urdf", sp.builders.arm7)
+        example_robot("nobody.urdf", sp.builders.arm7, quiet=True)
 
     def absent(name):
         raise importlib.metadata.PackageNotFoundError(name)
 
     capsys.readouterr()
     monkeypatch.setattr(importlib.metadata, "distribution", absent)
-    assert robot("panda.urdf", sp.builders.arm7).nv == 7  # the stand-in, silently
+    assert (
+        example_robot("panda.urdf", sp.builders.arm7, quiet=True).nv == 7
+    )  # the stand-in, silently
     assert capsys.readouterr().out == ""

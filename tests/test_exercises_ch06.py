@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import spatial as sp
-from spatial.exercises import ch06, robot
+from spatial.exercises import ch06
+from spatial.urdf import example_robot
 
 
 def test_06_4_D1_of_the_quadruped_by_hand():
@@ -39,7 +40,7 @@ def test_06_5_the_payload_adds_m_r_squared(monkeypatch, absent):
             raise importlib.metadata.PackageNotFoundError(name)
 
         monkeypatch.setattr(importlib.metadata, "distribution", missing)
-    panda = robot("panda.urdf", sp.builders.arm7)
+    panda = example_robot("panda.urdf", sp.builders.arm7, quiet=True)
     q = panda.neutral_configuration()
     q[:7] = [0.0, -np.pi / 4, 0.0, -3 * np.pi / 4, 0.0, np.pi / 2, np.pi / 4]
     # r: distance of the flange from joint 1's axis, from the world poses

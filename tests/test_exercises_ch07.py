@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import spatial as sp
-from spatial.exercises import ch07, robot
+from spatial.exercises import ch07
+from spatial.urdf import example_robot
 
 
 def test_07_4_the_box_is_heavy_along_x_and_light_along_y():
@@ -46,7 +47,7 @@ def test_07_5_the_trunk_turns_by_the_crba_solve(monkeypatch, absent):
             raise importlib.metadata.PackageNotFoundError(name)
 
         monkeypatch.setattr(importlib.metadata, "distribution", missing)
-    model = robot("solo12.urdf", sp.builders.humanoid, floating=True)
+    model = example_robot("solo12.urdf", sp.builders.humanoid, quiet=True, floating=True)
     qdd = _kick(model, 4)
     right = np.linalg.norm(qdd[:3])
     ch07.CHECKS["07.5"](right)

@@ -88,14 +88,15 @@ def _assert_value_exercise_block(
 ) -> None:
     """A predict or model exercise (classroom pattern): text, answer cell, check, solution.
 
-    The text opens with ``**Exercise NN.k (kind).**``; the answer cell (not ``raises-exception``:
+    The text has a line opening with ``**Exercise NN.k (kind).**`` (after a heading, if any);
+    the answer cell (not ``raises-exception``:
     ``...`` is simply not attempted) assigns ``answer_NN_k``; the next cell is exactly
     ``sp.nb.check("NN.k", answer_NN_k)``; the collapsed solution computes
     ``solution_answer_NN_k`` and checks it, never assigning the student's name.
     """
     text, stub, check, solution = block
     kind = ({"predict", "model"} & stub_tags).pop()
-    found = re.match(rf"\*\*Exercise ({number}\.\d+) \({kind}\)\.\*\*", _source(text))
+    found = re.search(rf"^\*\*Exercise ({number}\.\d+) \({kind}\)\.\*\*", _source(text), re.M)
     assert text["cell_type"] == "markdown" and found, _source(text)[:60]
     ident, name = found.group(1), "answer_" + found.group(1).replace(".", "_")
     assert "raises-exception" not in stub_tags, name

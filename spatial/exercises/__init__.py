@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["assert_close", "answered", "check_number", "check_choice", "robot"]
+__all__ = ["assert_close", "answered", "check_number", "check_choice"]
 
 
 def assert_close(got, expected, what: str, tol: float = 1e-9) -> None:
@@ -129,46 +129,3 @@ def check_choice(value, expected, *, options, what: str, reread: str) -> None:
     right = set(expected) if several else {expected}
     if picked != right:
         raise AssertionError(f"{what} is not right yet. Reread {reread}.")
-
-
-def robot(name: str, stand_in, **load):
-    """The model a notebook's ``sp.nb.robot(name, stand_in, **load)`` gives, loaded silently.
-
-    A checker of an exercise on a real robot loads it the same way as the notebook: from the
-    URDF file of example-robot-data when that package is installed, else the builder
-    ``stand_in`` written to URDF and read back.  (The layers keep :mod:`spatial.nb` out of
-    reach of the checkers, hence this twin.)
-
-    Parameters
-    ----------
-    name : str
-        The file name in example-robot-data, e.g. ``"panda.urdf"``.
-    stand_in : callable
-        A builder of no arguments.
-    **load
-        Passed to :func:`spatial.load_urdf`.
-
-    Returns
-    -------
-    Model
-
-    Raises
-    ------
-    FileNotFoundError
-        If example-robot-data is installed but has no file called ``name``.
-    """
-    import importlib.metadata
-    import warnings
-
-    from ..urdf import load_urdf, to_urdf
-
-    try:
-        files = importlib.metadata.distribution("example-robot-data").files or []
-    except importlib.metadata.PackageNotFoundError:
-        return load_urdf(to_urdf(stand_in()), **load)
-    found = [f.locate() for f in files if f.name == name]
-    if not found:
-        raise FileNotFoundError(f"example-robot-data has no file {name!r}")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the notebook has shown any inertia repair already
-        return load_urdf(found[0], **load)

@@ -14,7 +14,8 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import builders, dynamics, inertia, joints, kinematics, vectors
-from . import assert_close, check_number, robot
+from ..urdf import example_robot
+from . import assert_close, check_number
 
 __all__ = ["CHECKS"]
 
@@ -108,7 +109,7 @@ def check_horizontal_shoulder(value) -> None:
 
 def panda():
     """The Panda of notebook 05, loaded as the notebook does (or its stand-in)."""
-    return robot("panda.urdf", builders.arm7)
+    return example_robot("panda.urdf", builders.arm7, quiet=True)
 
 
 def panda_ready(model) -> np.ndarray:

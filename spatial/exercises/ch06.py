@@ -15,7 +15,8 @@ import numpy as np
 
 from .. import builders, dynamics, inertia, joints, vectors
 from ..model import Model
-from . import assert_close, check_number, robot
+from ..urdf import example_robot
+from . import assert_close, check_number
 
 __all__ = ["CHECKS"]
 
@@ -102,8 +103,8 @@ PANDA_PAYLOAD, PANDA_FLANGE = 2.0, (0.0, 0.0, 0.107)
 
 def check_panda_H11(value) -> None:
     """06.5: the growth of the Panda's ``H₁₁`` (kg m²) with the payload welded to the flange."""
-    bare = robot("panda.urdf", builders.arm7)
-    loaded = robot("panda.urdf", builders.arm7)
+    bare = example_robot("panda.urdf", builders.arm7, quiet=True)
+    loaded = example_robot("panda.urdf", builders.arm7, quiet=True)
     loaded.add_body(
         7,
         joints.Fixed(),

@@ -16,8 +16,9 @@ import numpy as np
 from .. import builders, joints
 from ..dynamics import aba, articulated_inertia
 from ..model import Model
+from ..urdf import example_robot
 from ..vectors import crm
-from . import check_number, robot
+from . import check_number
 
 __all__ = ["CHECKS"]
 
@@ -128,7 +129,7 @@ LEG_POSE, KNEE_BODY, KNEE_TORQUE = (0.0, 0.8, -1.6), 4, 1.0
 
 def quadruped():
     """The quadruped of notebook 07 (Solo-12, or the stand-in), loaded as the notebook does."""
-    return robot("solo12.urdf", builders.humanoid, floating=True)
+    return example_robot("solo12.urdf", builders.humanoid, quiet=True, floating=True)
 
 
 def quadruped_pose(model) -> np.ndarray:
