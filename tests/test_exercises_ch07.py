@@ -40,14 +40,14 @@ def _kick(model, body):
 
 @pytest.mark.parametrize("absent", [False, True])
 def test_07_5_the_trunk_turns_by_the_crba_solve(monkeypatch, absent):
-    if absent:  # the stand-in humanoid, as in a notebook without example-robot-data
+    if absent:  # the stand-in quadruped, as in a notebook without example-robot-data
         import importlib.metadata
 
         def missing(name):
             raise importlib.metadata.PackageNotFoundError(name)
 
         monkeypatch.setattr(importlib.metadata, "distribution", missing)
-    model = example_robot("solo12.urdf", sp.builders.humanoid, quiet=True, floating=True)
+    model = example_robot("solo12.urdf", sp.builders.quadruped, quiet=True, floating=True)
     qdd = _kick(model, 4)
     right = np.linalg.norm(qdd[:3])
     ch07.CHECKS["07.5"](right)

@@ -129,7 +129,7 @@ LEG_POSE, KNEE_BODY, KNEE_TORQUE = (0.0, 0.8, -1.6), 4, 1.0
 
 def quadruped():
     """The quadruped of notebook 07 (Solo-12, or the stand-in), loaded as the notebook does."""
-    return example_robot("solo12.urdf", builders.humanoid, quiet=True, floating=True)
+    return example_robot("solo12.urdf", builders.quadruped, quiet=True, floating=True)
 
 
 def quadruped_pose(model) -> np.ndarray:
