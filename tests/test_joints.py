@@ -514,3 +514,20 @@ def test_revolute_and_prismatic_transforms_equal_the_books_rx_ry_rz_and_xlt(rng)
     a = np.array([1.0, -2.0, 0.5]) / np.linalg.norm([1.0, -2.0, 0.5])
     R = sp.quat_to_matrix(sp.quat_from_axis_angle(a, q[:, 0]))  # active rotation about a
     np.testing.assert_allclose(Revolute(a).transform(q), sp.rot(np.swapaxes(R, -1, -2)), atol=1e-14)
+
+
+def test_revolute_transform_has_exact_zeros_and_ones():
+    """rot(rz(q)) from the constant basis is exact: no cos(π/2) = 6e-17 left in it.
+
+    The basis is ``cos q · X_cos + sin q · X_sin + X_one``; evaluated at π/2 the ``sin``
+    part carried 6e-17 on its diagonal, so ``E₁₁`` was ``cos q + 6e-17 sin q`` and the
+    generated code (``spatial.symbolic.generate``) could not drop that product.
+    """
+    from spatial.vectors import rot, rx, ry, rz
+
+    for axis, E in (("x", rx), ("y", ry), ("z", rz)):
+        joint = sp.joints.Revolute(axis)
+        for q in (0.3, -1.2, 2.9):
+            np.testing.assert_array_equal(joint.transform(np.array([q])), rot(E(q)))
+        X_cos, X_sin = joint.transform_basis()[0]
+        assert np.count_nonzero(X_sin) == 4 and set(np.unique(X_sin)) == {-1.0, 0.0, 1.0}

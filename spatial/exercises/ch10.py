@@ -5,7 +5,13 @@
 10.2  the rotation of a symmetric matrix about z in 8m + 7a (App. A.5), checked for its value and,
       by running it on symbols, for its operation count;
 10.3  the joint-space inertia matrix of a two-link planar arm from Lagrange's equations, against
-      the CRBA (Table 6.2).
+      the CRBA (Table 6.2);
+10.4  (predict) which of the generated ABA, RNEA and CRBA grow faster than linearly in n on GU(n)
+      (Table 10.1, eqs. 10.2–10.5);
+10.5  (predict) how many multiplications per revolute joint about z the zeros and the one of
+      ``S = e_z`` remove from ``U_i = I^A_i S_i`` and ``D_i = S_iᵀ U_i`` (§10.4);
+10.6  (model) the operation count of the generated ABA of a seven-link planar arm as a fraction
+      of that of GU(7) (§10.4).
 """
 
 from __future__ import annotations
@@ -14,13 +20,14 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..builders import planar_chain, random_tree
-from ..cost import crba_counts
+from ..builders import gu_chain, planar_chain, random_tree
+from ..cost import TABLE_10_1, crba_counts
 from ..dynamics import crba
 from ..planar import inertia_params, restrict
-from ..symbolic import Expr, count_operations
+from ..symbolic import Expr, count_operations, generate
+from ..symbolic.tracer import input_symbol, tape
 from ..vectors import rz
-from . import assert_close
+from . import assert_close, check_choice, check_number
 
 __all__ = ["CHECKS"]
 
@@ -80,8 +87,74 @@ def check_two_link_H(H_of: Callable) -> None:
             )
 
 
+ALGORITHMS = ("aba", "rnea", "crba")
+
+
+def check_superlinear(answer) -> None:
+    """10.4: the set of generated algorithms whose count grows faster than linearly in n."""
+    # the generated code grows like the book's best rows (Table 10.1): those with an n² term
+    best = {alg: next(r for r in TABLE_10_1 if r.algorithm == alg.upper()) for alg in ALGORITHMS}
+    expected = {alg for alg, row in best.items() if len(row.mul) > 2 and row.mul[0] != 0}
+    check_choice(
+        set(answer) if isinstance(answer, list | tuple | set | frozenset) else answer,
+        expected,
+        options=ALGORITHMS,
+        what="the algorithms whose generated count grows faster than n",
+        reread="§6 of this notebook (counts on GU(n)) and Featherstone §10.3, eqs. 10.2–10.5",
+    )
+
+
+def _revolute_z_multiplications() -> tuple[int, int]:
+    """Multiplications of ``U = I^A S`` and ``D = Sᵀ U``: dense, and with ``S = e_z``."""
+    I_sym = np.array([[Expr("var", f"I{i}{j}") for j in range(6)] for i in range(6)], object)
+    S_sym = np.array([Expr("var", f"s{i}") for i in range(6)], object)
+    U = I_sym @ S_sym
+    dense = count_operations([*U, S_sym @ U]).mul
+    with tape() as t:  # the generator's simplifier: products with 0 and 1 are not made
+        I_in = np.array([[input_symbol(f"I{i}{j}") for j in range(6)] for i in range(6)], object)
+        e_z = np.array([0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
+        U = I_in @ e_z
+        _ = e_z @ U
+    generated = sum(node.op in ("*", "/") for node in t.nodes)
+    return dense, generated
+
+
+def check_revolute_saving(answer) -> None:
+    """10.5: multiplications per revolute z joint removed from ``U_i`` and ``D_i``."""
+    dense, generated = _revolute_z_multiplications()
+    check_number(
+        answer,
+        dense - generated,
+        what="the multiplications removed per joint",
+        reread="§6 of this notebook (why one model removes operations) and Featherstone §10.4",
+        rtol=0.0,
+        atol=0.5,
+    )
+
+
+def planar_over_gu_ratio() -> float:
+    """10.6: (m + a) of the generated ABA of ``planar_chain(7, 0.4, 1.5)`` over GU(7)'s."""
+    planar = generate(planar_chain(7, length=0.4, mass=1.5), "aba").count
+    gu = generate(gu_chain(7), "aba").count
+    return (planar.mul + planar.add) / (gu.mul + gu.add)
+
+
+def check_planar_ratio(answer) -> None:
+    """10.6: the planar arm's generated ABA count as a fraction of GU(7)'s, within 1 %."""
+    check_number(
+        answer,
+        planar_over_gu_ratio(),
+        what="the ratio of the two operation counts",
+        reread="§6 of this notebook (generated code for one model) and Featherstone §10.4",
+        rtol=0.01,
+    )
+
+
 CHECKS = {
     "10.1": check_branch_counts,
     "10.2": check_rotate_symmetric_z,
     "10.3": check_two_link_H,
+    "10.4": check_superlinear,
+    "10.5": check_revolute_saving,
+    "10.6": check_planar_ratio,
 }

@@ -49,10 +49,12 @@ class Revolute(Joint):
         self.axis = axis_vector(axis)
         self._S = np.concatenate([self.axis, np.zeros(3)])[:, None]
         # E(q) = cos q (1 - a aᵀ) - sin q [a]× + a aᵀ (see _axis_rotation), so rot(E(q)) is
-        # cos q · X_cos + sin q · X_sin + X_one with constant 6x6 matrices
-        E0, E90 = _axis_rotation(self.axis, np.array(0.0)), _axis_rotation(self.axis, np.pi / 2)
-        aa = np.outer(self.axis, self.axis)
-        self._X_cos_sin = _rotation_transform(np.stack([E0 - aa, E90 - aa])).reshape(2, 36)
+        # cos q · X_cos + sin q · X_sin + X_one with constant 6x6 matrices, written from the
+        # formula: evaluating E at π/2 would leave cos(π/2) = 6e-17 where X_sin has zeros
+        a = self.axis
+        aa = np.outer(a, a)
+        ax = np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
+        self._X_cos_sin = _rotation_transform(np.stack([np.eye(3) - aa, -ax])).reshape(2, 36)
         self._X_one = _rotation_transform(aa)
 
     def transform(self, q):
