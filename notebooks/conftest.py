@@ -30,7 +30,7 @@ MIN_FIGURES = {
     "07-articulated-bodies-aba": 8,
     "08-closed-loops": 15,
     "09-hybrid-floating-gears": 17,
-    "10-accuracy-and-efficiency": 11,
+    "10-accuracy-and-efficiency": 17,
     "11-contact-and-impact": 23,
     "12-maximal-coordinates": 13,
     "13-springs-and-muscles": 11,

@@ -131,7 +131,6 @@ EXERCISES_NOT_YET = {
     "03-one-rigid-body",
     "04-modelling-trees",
     "04b-constraints",
-    "10-accuracy-and-efficiency",
     "16-time-integration",
 }
 KINDS = ("predict", "implement", "model")
