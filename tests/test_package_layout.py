@@ -65,12 +65,13 @@ OTHER_NAMES = {
 }  # fmt: skip
 
 
-# public names added to a package after the split (Sueda's joint zoo, §2.4)
+# public names added to a package after the split (Sueda's joint zoo, §2.4; Jansen's leg)
 ADDED_ALL = {
     "joints": {
         "Universal", "SphericalEuler", "PlanarTranslation", "Translational", "SphericalExp",
         "Composite", "free_2d", "free_3d", "SplineCurve", "SplineSurface",
     },
+    "builders": {"JANSEN_LENGTHS", "jansen_points", "jansen_leg"},
 }  # fmt: skip
 
 

@@ -1,4 +1,5 @@
-"""Matplotlib drawings of models: stick figures and animations of kinematic trees.
+"""Matplotlib drawings of models: stick figures and animations of kinematic trees, and
+outlines and animations of closed-chain linkages (:mod:`.linkages`).
 
 Animations are shown with matplotlib's HTML player, rewritten to work offline
 (:func:`animation_html`).
@@ -7,16 +8,21 @@ Loaded on first use (``spatial.viz``), so that ``import spatial`` does not impor
 """
 
 from .connectivity import draw_connectivity
+from .linkages import LinkageOutline, animate_linkage, draw_linkage, linkage_outline
 from .models import Skeleton, animate, draw_model, skeleton
 from .player import PLAYER_SYMBOLS, animation_html, offline_player
 
 __all__ = [
     "PLAYER_SYMBOLS",
+    "LinkageOutline",
     "Skeleton",
     "animate",
+    "animate_linkage",
     "animation_html",
     "draw_connectivity",
+    "draw_linkage",
     "draw_model",
+    "linkage_outline",
     "offline_player",
     "skeleton",
 ]
