@@ -27,7 +27,7 @@ lab: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/nbstripout --verify notebooks/*.ipynb
+	$(BIN)/nbstripout --verify notebooks/*.ipynb notebooks/projects/*.ipynb
 	$(BIN)/lint-imports
 
 test-lib: $(STAMP)
