@@ -173,3 +173,18 @@ def test_mechanism_arguments_are_checked():
         p3.mechanism("klann")
     with pytest.raises(ValueError, match="crank_speed"):
         p3.mechanism("jansen", crank_speed=np.inf)
+
+
+@pytest.mark.parametrize("name", p3.MECHANISMS)
+def test_a_crank_turn_stays_closed_and_comes_back_to_the_start(name):
+    mech = p3.mechanism(name)
+    angles, q, G = mech.crank_turn(25)
+    assert angles[-1] - angles[0] == pytest.approx(2 * np.pi) and q.shape == (25, mech.model.nq)
+    assert np.abs(loops.loop_position_errors(mech.model, q)).max() < 1e-10
+    back = q[-1] - mech.q0
+    back[0] -= 2 * np.pi  # the crank made one turn, everything else is where it started
+    assert np.abs((back + np.pi) % (2 * np.pi) - np.pi).max() < 1e-8
+    K = np.stack([loops.loop_constraints(mech.model, qk, np.zeros(mech.model.nv))[0] for qk in q])
+    assert np.abs(K @ G).max() < 1e-9  # G spans the motions the loops allow
+    with pytest.raises(ValueError, match="n must be"):
+        mech.crank_turn(1)

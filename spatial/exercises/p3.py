@@ -5,13 +5,15 @@ ch. 8), in maximal coordinates (Sueda part 1) and in REDMAX (Sueda part 2, §2.8
 picks one of :data:`MECHANISMS`; :func:`mechanism` gives it in a closed, moving state, and the
 checkers test every answer on both, so an answer that only fits one of them does not pass.
 
-P3.1  ``tree_accelerations(model, q, qd, stabilization)``: ``q̈`` of eq. 8.36 with Baumgarte's
-      term (Featherstone §8.3–8.5), solved although ``K`` has redundant rows (§8.10);
-P3.2  ``maximal_system(model)``: the maximal-coordinate system with its loops closed by joints
-      that write only independent rows (Sueda §1.10, eq. 2.94);
-P3.3  ``point_constraints(model)``: the loop joints as REDMAX point constraints (Sueda §2.8);
-P3.4  ``kkt_sizes(model)``: the unknowns and constraint rows of the linear system each
-      formulation solves per evaluation.
+The milestones:
+
+* P3.1, ``tree_accelerations(model, q, qd, stabilization)``: ``q̈`` of eq. 8.36 with Baumgarte's
+  term (Featherstone §8.3–8.5), solved although ``K`` has redundant rows (§8.10);
+* P3.2, ``maximal_system(model)``: the maximal-coordinate system with its loops closed by joints
+  that write only independent rows (Sueda §1.10, eq. 2.94);
+* P3.3, ``point_constraints(model)``: the loop joints as REDMAX point constraints (Sueda §2.8);
+* P3.4, ``kkt_sizes(model)``: the unknowns and constraint rows of the linear system each
+  formulation solves per evaluation.
 """
 
 from __future__ import annotations
@@ -63,6 +65,25 @@ class Mechanism:
     marker_point: np.ndarray
     marker_name: str
     closure: loops.LoopClosure
+
+    def crank_turn(self, n: int = 73) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Closed configurations over one turn of the crank from ``q0``, by continuation.
+
+        Returns the crank angles ``y`` (n,) from ``q0[0]`` to ``q0[0] + 2π``, the tree's
+        configurations ``q`` (n, nq) and the matrices ``G = ∂q/∂y`` (n, nv, 1) (Featherstone
+        §8.11): each configuration is found by Newton's method from the one before, so the
+        whole turn stays on the assembly of ``q0``.
+        """
+        if isinstance(n, bool) or not isinstance(n, int) or n < 2:
+            raise ValueError(f"n must be an int ≥ 2, got {n!r}")
+        angles = self.q0[0] + np.linspace(0.0, 2.0 * np.pi, n)
+        qs, Gs, q = [], [], self.q0
+        for y in angles:
+            closure = loops.newton_closure(self.model, [0], q)
+            q, G, _ = closure.jacobians(np.array([y]), np.zeros(1))
+            qs.append(q)
+            Gs.append(G)
+        return angles, np.array(qs), np.array(Gs)
 
     def marker(self, poses) -> np.ndarray:
         """World position of the marker, ``(..., 3)``, from body poses ``(..., NB, 4, 4)``
