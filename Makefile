@@ -33,6 +33,7 @@ lint: $(STAMP)
 test-lib: $(STAMP)
 	MPLBACKEND=Agg $(BIN)/pytest -n 2 --doctest-modules spatial tests
 
+# every notebook under notebooks/: the chapters and the projects (notebooks/projects/)
 test-notebooks: $(STAMP)
 	$(NB_ENV) $(BIN)/pytest --nbval --nbval-current-env -n 2 --dist loadscope \
 		-p no:randomly notebooks/

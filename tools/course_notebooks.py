@@ -31,4 +31,3 @@ def course_notebooks(folder: Path) -> list[Path]:
 def relative(path: Path, folder: Path) -> str:
     """``path`` relative to the notebooks ``folder``, with forward slashes."""
     return Path(path).relative_to(folder).as_posix()
-

@@ -172,8 +172,7 @@ def execute_all(
     pool = multiprocessing.get_context("spawn").Pool(jobs, maxtasksperchild=1)
     try:
         pending = [
-            (p, pool.apply_async(execute_one, (p, target, fast, timeout, names[p])))
-            for p in order
+            (p, pool.apply_async(execute_one, (p, target, fast, timeout, names[p]))) for p in order
         ]
         for notebook, result in pending:
             try:
