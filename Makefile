@@ -92,6 +92,7 @@ grade: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/redmax.py
+	$(BIN)/python benchmarks/generated.py
 
 clean:
 	rm -rf build student $(VENV) .pytest_cache .ruff_cache

@@ -23,6 +23,10 @@ Conventions used everywhere in the package
   are in successor coordinates (Featherstone §4.4).
 * **Quaternions** are scalar first ``(w, x, y, z)``.
 * **Units** are SI; gravity is a model attribute (default ``[0, 0, -9.81]``).
+* **Inputs** are checked once, at the public function, by the rules of ``spatial._validate``:
+  array arguments are real numbers (a complex array raises ``ValueError: q must be real``
+  rather than losing its imaginary part; numbers given as strings are refused too), and sizes,
+  counts and indices are integers (``3.7`` or ``True`` raise, never become ``3`` or ``1``).
 
 How the package is organised
 ----------------------------
@@ -175,6 +179,7 @@ from .vectors import (
     rz,
     skew,
     swap_linear_angular,
+    transform_dyadic,
     transform_inertia,
     transform_point,
     unplux,
@@ -318,6 +323,7 @@ __all__ = [
     "sphere_inertia",
     "systems",
     "swap_linear_angular",
+    "transform_dyadic",
     "transform_inertia",
     "transform_point",
     "unbracket",

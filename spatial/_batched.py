@@ -50,6 +50,28 @@ def crm_matrix(v: np.ndarray) -> np.ndarray:
     return (v @ _CRM_BASIS).reshape(v.shape[:-1] + (6, 6))
 
 
+#: Set by :func:`spatial.symbolic.generate` while it traces an algorithm (see :func:`symmetric`).
+MIRROR_SYMMETRIC = False
+
+
+def symmetric(M: np.ndarray) -> np.ndarray:
+    """``M`` (..., n, n), known to be symmetric: returned as it is, unless code is generated.
+
+    While :func:`spatial.symbolic.generate` traces an algorithm (``MIRROR_SYMMETRIC``), the
+    entries of an object array below the diagonal are replaced by those above it, so the code
+    generated from a symmetric product (``Xᵀ I X``, ``U D⁻¹ Uᵀ``) computes each pair of equal
+    entries once: the lower ones become unused and are dropped.  Otherwise (numbers, or the
+    operation counts of :mod:`spatial.cost`, which count what NumPy computes) it is the
+    identity.
+    """
+    if M.dtype != object or not MIRROR_SYMMETRIC:
+        return M
+    lower = np.tril_indices(M.shape[-1], -1)
+    out = M.copy()
+    out[..., lower[0], lower[1]] = M[..., lower[1], lower[0]]
+    return out
+
+
 def T(X: np.ndarray) -> np.ndarray:
     """Transpose of the last two axes (``T(Xup[i])`` is the force transform ``^λ(i)X_i*``)."""
     return X.swapaxes(-1, -2)
@@ -76,7 +98,7 @@ def force_cross_bar(h: np.ndarray) -> np.ndarray:
     ``v ×* h`` (eq. 2.34) is linear in ``v`` too; this is its matrix, ``[[-n×, -f×], [-f×, 0]]``.
     """
     n_x, f_x = skew_matrix(h[..., :3]), skew_matrix(h[..., 3:])
-    out = np.zeros(h.shape[:-1] + (6, 6))
+    out = np.zeros(h.shape[:-1] + (6, 6), _dtype(h))
     out[..., :3, :3] = -n_x
     out[..., :3, 3:] = -f_x
     out[..., 3:, :3] = -f_x
@@ -87,9 +109,14 @@ def force_cross_bar(h: np.ndarray) -> np.ndarray:
 # X = [[E, 0], [B, E]] with B = -E r× (eq. 2.24); every kernel reads only the blocks E and B
 
 
+def _dtype(*arrays) -> np.dtype:
+    """The type of a result built from ``arrays``: at least float64 (object for symbols)."""
+    return np.result_type(*arrays, np.float64)
+
+
 def rot(E: np.ndarray) -> np.ndarray:
     """``rot(E) = blkdiag(E, E)`` (..., 6, 6) (Table 2.2)."""
-    X = np.zeros(E.shape[:-2] + (6, 6))
+    X = np.zeros(E.shape[:-2] + (6, 6), _dtype(E))
     X[..., :3, :3] = E
     X[..., 3:, 3:] = E
     return X
@@ -98,7 +125,7 @@ def rot(E: np.ndarray) -> np.ndarray:
 def plux(E: np.ndarray, r: np.ndarray) -> np.ndarray:
     """``rot(E) xlt(r) = [[E, 0], [-E r×, E]]`` (eq. 2.24); ``E`` and ``r`` broadcast."""
     E, r = np.asarray(E), np.asarray(r)
-    X = np.zeros(np.broadcast_shapes(E.shape[:-2], r.shape[:-1]) + (6, 6))
+    X = np.zeros(np.broadcast_shapes(E.shape[:-2], r.shape[:-1]) + (6, 6), _dtype(E, r))
     X[..., :3, :3] = E
     X[..., 3:, 3:] = E
     X[..., 3:, :3] = -E @ skew_matrix(r)
@@ -108,7 +135,7 @@ def plux(E: np.ndarray, r: np.ndarray) -> np.ndarray:
 def xinv(X: np.ndarray) -> np.ndarray:
     """``X⁻¹ = [[Eᵀ, 0], [Bᵀ, Eᵀ]]`` (eq. 2.26), by transposing the 3x3 blocks."""
     E_T, B_T = T(X[..., :3, :3]), T(X[..., 3:, :3])
-    Y = np.zeros(X.shape)
+    Y = np.zeros(X.shape, _dtype(X))
     Y[..., :3, :3] = E_T
     Y[..., 3:, 3:] = E_T
     Y[..., 3:, :3] = B_T
@@ -134,3 +161,49 @@ def transform_inertia(X: np.ndarray, I: np.ndarray) -> np.ndarray:
     """``X* I X⁻¹`` (..., 6, 6) (eq. 2.66), with ``X* = X⁻ᵀ``."""
     Xi = xinv(X)
     return T(Xi) @ I @ Xi
+
+
+# ----------------------------------------------------------------------- small linear solves
+
+
+def spd_solve(D: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """``D⁻¹ B`` for small symmetric positive-definite ``D`` (..., n, n) and ``B`` (..., n, k).
+
+    ``n = 1`` (a 1-DoF joint's ``D_i``) is a division and ``n = 0`` an empty result.  float32
+    and float64 arrays go to LAPACK (``np.linalg.solve``); the types LAPACK does not take are
+    solved by an ``LDLᵀ`` factorization written out entry by entry (a square-root-free
+    Cholesky, Featherstone §6.2), reading ``D``'s lower triangle only: long doubles, kept in
+    their precision, and object arrays, the symbols of :mod:`spatial.symbolic`, on which the
+    same call becomes straight-line code.
+    """
+    n = D.shape[-1]
+    if n == 1:
+        return B / D
+    if D.dtype in _LAPACK_TYPES and B.dtype in _LAPACK_TYPES:
+        return np.linalg.solve(D, B)
+    return _ldlt_solve(D, B)
+
+
+_LAPACK_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _ldlt_solve(D: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """``D⁻¹ B`` by ``D = L diag(d) Lᵀ`` (unit lower ``L``), entry by entry on any array type."""
+    n = D.shape[-1]
+    L = [[None] * n for _ in range(n)]
+    d = [None] * n
+    for j in range(n):
+        d[j] = D[..., j, j] - sum((L[j][k] * L[j][k] * d[k] for k in range(j)), 0.0)
+        for i in range(j + 1, n):
+            s = D[..., i, j] - sum((L[i][k] * L[j][k] * d[k] for k in range(j)), 0.0)
+            L[i][j] = s / d[j]
+    L = [[None if x is None else np.asarray(x)[..., None] for x in row] for row in L]
+    d = [np.asarray(x)[..., None] for x in d]  # as columns, to scale the rows of B
+    x = [B[..., i, :] for i in range(n)]
+    for i in range(n):  # L y = B
+        x[i] = x[i] - sum((L[i][k] * x[k] for k in range(i)), 0.0)
+    for i in range(n - 1, -1, -1):  # Lᵀ x = y / d
+        x[i] = x[i] / d[i] - sum((L[k][i] * x[k] for k in range(i + 1, n)), 0.0)
+    if n == 0:
+        return np.zeros(B.shape, B.dtype)
+    return np.stack(x, -2)

@@ -2,17 +2,62 @@
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 __all__ = [
+    "real",
+    "real_array",
     "as_array",
     "as_float_array",
     "as_scalar_array",
+    "finite_scalar",
     "positive_array",
     "positive_scalar",
     "positive_scalars",
     "require_rotation",
 ]
+
+
+def real(x, name: str) -> np.ndarray:
+    """``np.asarray(x)``, refused if it is complex (every array argument of the package is real).
+
+    NumPy would turn a complex array into a float one by dropping the imaginary parts, with no
+    more than a ``ComplexWarning``; every converter below calls this first so that no public
+    function computes on the real part of a complex input.  Object arrays (the symbols that
+    :mod:`spatial.symbolic` runs the algorithms on) are not complex and pass.
+
+    Strings are refused too: NumPy would parse ``"75"`` as 75.0, so a number passed as text
+    would pass unnoticed.
+
+    Raises
+    ------
+    ValueError
+        ``"{name} must be real, got a complex array"`` (or ``"... a complex number"``), or
+        ``"{name} must be a number, got a string ..."``.
+    """
+    a = np.asarray(x)
+    if np.iscomplexobj(a):
+        what = "a complex number" if a.ndim == 0 else "a complex array"
+        raise ValueError(f"{name} must be real, got {what}")
+    if a.dtype.kind in "US":
+        raise ValueError(f"{name} must be a number (or an array of numbers), got a string {x!r}")
+    return a
+
+
+def real_array(x, name: str) -> np.ndarray:
+    """``x`` as a float array, complex refused (:func:`real`); no shape or finiteness check.
+
+    For the conversions that check the shape themselves: ``np.asarray(x, dtype=float)`` would
+    drop the imaginary parts of a complex ``x``.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is complex.
+    """
+    return real(x, name).astype(float, copy=False)
 
 
 def as_array(x, name: str, tail: tuple[int, ...]) -> np.ndarray:
@@ -21,9 +66,9 @@ def as_array(x, name: str, tail: tuple[int, ...]) -> np.ndarray:
     Raises
     ------
     ValueError
-        If the trailing shape differs from ``tail`` or any entry is not finite.
+        If ``x`` is complex, the trailing shape differs from ``tail`` or any entry is not finite.
     """
-    return _check_tail(np.asarray(x, dtype=float), name, tail)
+    return _check_tail(real(x, name).astype(float, copy=False), name, tail)
 
 
 #: the floating types the tree algorithms compute in without converting (precision-generic)
@@ -34,8 +79,13 @@ def as_float_array(x, name: str, tail: tuple[int, ...]) -> np.ndarray:
     """:func:`as_array`, but an array of ``float32``, ``float64`` or ``longdouble`` keeps its type.
 
     Anything else (ints, lists, other floats) becomes ``float64`` as in :func:`as_array`.
+
+    Raises
+    ------
+    ValueError
+        As :func:`as_array`.
     """
-    a = np.asarray(x)
+    a = real(x, name)
     if a.dtype not in FLOAT_TYPES:
         return as_array(x, name, tail)
     return _check_tail(a, name, tail)
@@ -53,11 +103,44 @@ def _check_tail(a: np.ndarray, name: str, tail: tuple[int, ...]) -> np.ndarray:
 
 
 def as_scalar_array(x, name: str) -> np.ndarray:
-    """Return ``x`` as a float array of any shape with finite entries (angles, masses, ...)."""
-    a = np.asarray(x, dtype=float)
+    """Return ``x`` as a float array of any shape with finite entries (angles, masses, ...).
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is complex or an entry is not finite.
+    """
+    a = real(x, name).astype(float, copy=False)
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} contains non-finite values (nan or inf)")
     return a
+
+
+def _number_or_nan(x, name: str) -> np.ndarray:
+    """``x`` as a float array, nan for what is not a number (a string); complex raises."""
+    if np.iscomplexobj(x) or isinstance(x, complex):
+        real(x, name)
+    if isinstance(x, str | bytes):
+        return np.asarray(np.nan)
+    try:
+        return np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        return np.asarray(np.nan)
+
+
+def finite_scalar(x, name: str) -> float:
+    """``x`` as a float; ``ValueError`` unless it is one finite real number (a time, an angle).
+
+    Raises
+    ------
+    ValueError
+        ``"{name} must be a single finite number, got {x!r}"`` for an array, a non-number
+        (a string), nan or inf; ``"{name} must be real ..."`` for a complex number.
+    """
+    a = _number_or_nan(x, name)
+    if a.shape != () or not np.isfinite(a):
+        raise ValueError(f"{name} must be a single finite number, got {x!r}")
+    return float(a)
 
 
 def positive_scalar(x, name: str) -> float:
@@ -98,6 +181,66 @@ def require_rotation(E: np.ndarray, name: str = "E", tol: float = 1e-8) -> None:
         raise ValueError(f"{name} is a reflection (det = -1), not a rotation")
 
 
+# --- integers (sizes, counts, indices): taken exactly, never truncated by int()
+
+__all__ += ["integer", "integers"]
+
+
+def integer(x, name: str, minimum: int | None = None, maximum: int | None = None) -> int:
+    """``x`` as a Python int; ``ValueError`` unless it is an integer in ``[minimum, maximum]``.
+
+    An integer is a Python ``int``, a NumPy integer or a 0-d integer array (whatever
+    ``operator.index`` accepts), never a ``bool`` and never a float: ``int(3.7)`` would silently
+    be 3, so a size, count or index given as a float is refused even when it is whole.
+
+    Raises
+    ------
+    ValueError
+        ``"{name} must be an integer, got 3.7"``, with the range when one is given:
+        ``"{name} must be a positive integer, got 0"`` (``minimum=1``; ``"a non-negative
+        integer"`` for 0, ``"an integer >= m"``, ``"an integer in [m, M]"`` otherwise).
+    """
+    want = _integer_range(minimum, maximum)
+    if isinstance(x, bool | np.bool_):
+        raise ValueError(f"{name} must be {want}, got the bool {x!r}")
+    try:
+        n = operator.index(x)
+    except TypeError:
+        raise ValueError(f"{name} must be {want}, got {x!r}") from None
+    if (minimum is not None and n < minimum) or (maximum is not None and n > maximum):
+        raise ValueError(f"{name} must be {want}, got {n}")
+    return n
+
+
+def _integer_range(minimum: int | None, maximum: int | None) -> str:
+    """``"a positive integer"``, ``"an integer in [0, 5]"``, ... for the messages."""
+    if maximum is not None:
+        return (
+            f"an integer <= {maximum}"
+            if minimum is None
+            else f"an integer in [{minimum}, {maximum}]"
+        )
+    if minimum is None:
+        return "an integer"
+    return {0: "a non-negative integer", 1: "a positive integer"}.get(
+        minimum, f"an integer >= {minimum}"
+    )
+
+
+def integers(xs, name: str, minimum: int | None = None, maximum: int | None = None) -> tuple:
+    """Each entry of ``xs`` checked by :func:`integer`, as a tuple of ints (sizes, an order).
+
+    Raises
+    ------
+    ValueError
+        If ``xs`` is not a sequence (a string, a number), naming ``name``, or as :func:`integer`
+        for the first bad entry, named ``"{name}[k]"``.
+    """
+    if isinstance(xs, str | bytes) or not hasattr(xs, "__iter__"):
+        raise ValueError(f"{name} must be a sequence of integers, got {xs!r}")
+    return tuple(integer(x, f"{name}[{k}]", minimum, maximum) for k, x in enumerate(xs))
+
+
 # --- matrix-level solver inputs (spatial.solvers, and the contact code that calls them)
 
 __all__ += [
@@ -121,9 +264,9 @@ def matrix(x, name: str, cols: int) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``x`` is not at least 2-D, has another number of columns, or a non-finite entry.
+        If ``x`` is complex, not at least 2-D, has another number of columns, or a non-finite entry.
     """
-    a = np.asarray(x, dtype=float)
+    a = real(x, name).astype(float, copy=False)
     if a.ndim < 2:
         raise ValueError(f"{name} must be a matrix (at least 2-D), got shape {a.shape}")
     if a.shape[-1] != cols:
@@ -137,9 +280,9 @@ def square_matrix(x, name: str, batch: bool = False) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``x`` is not square (or not 2-D without ``batch``) or has a non-finite entry.
+        If ``x`` is complex or not square (or not 2-D without ``batch``) or has a non-finite entry.
     """
-    a = np.asarray(x, dtype=float)
+    a = real(x, name).astype(float, copy=False)
     if (a.ndim != 2 and not batch) or a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         want = "(..., n, n)" if batch else "(n, n)"
         raise ValueError(f"{name} must be a square matrix of shape {want}, got shape {a.shape}")
@@ -152,9 +295,9 @@ def vector(x, name: str, n: int | None = None) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``x`` is not 1-D, has another length than ``n``, or has a non-finite entry.
+        If ``x`` is complex, not 1-D, has another length than ``n``, or has a non-finite entry.
     """
-    a = np.asarray(x, dtype=float)
+    a = real(x, name).astype(float, copy=False)
     if a.ndim != 1:
         raise ValueError(f"{name} must be a 1-D vector, got shape {a.shape}")
     if n is not None and a.shape[0] != n:
@@ -174,7 +317,7 @@ def box_bounds(lo, hi, n: int) -> tuple[np.ndarray, np.ndarray]:
     """
     out = []
     for x, name, default in ((lo, "lo", 0.0), (hi, "hi", np.inf)):
-        a = np.full(n, default) if x is None else np.asarray(x, dtype=float)
+        a = np.full(n, default) if x is None else real(x, name).astype(float, copy=False)
         if a.ndim > 1 or (a.ndim == 1 and a.shape[0] != n):
             raise ValueError(f"{name} must be a scalar or a vector of length {n}, got {a.shape}")
         a = np.broadcast_to(a, (n,))
@@ -190,20 +333,21 @@ def box_bounds(lo, hi, n: int) -> tuple[np.ndarray, np.ndarray]:
     return lo_, hi_
 
 
-def friction_coefficients(mu, nc: int) -> np.ndarray:
+def friction_coefficients(mu, nc: int, name: str = "mu") -> np.ndarray:
     """Return friction coefficients as an array of length ``nc``; each must be finite and >= 0.
 
     Raises
     ------
     ValueError
-        For a ``mu`` that is neither a scalar nor of length ``nc``, non-finite or negative.
+        For a ``mu`` that is neither a scalar nor of length ``nc``, complex, non-finite or
+        negative (``"friction coefficient {name} must be >= 0, got -0.1"``).
     """
-    a = np.asarray(mu, dtype=float)
+    a = real(mu, name).astype(float, copy=False)
     if a.ndim > 1 or (a.ndim == 1 and a.shape[0] != nc):
-        raise ValueError(f"mu must be a scalar or a vector of length {nc} (one per contact)")
-    a = as_scalar_array(np.broadcast_to(a, (nc,)).copy(), "mu")
+        raise ValueError(f"{name} must be a scalar or a vector of length {nc} (one per contact)")
+    a = as_scalar_array(np.broadcast_to(a, (nc,)).copy(), name)
     if np.any(a < 0):
-        raise ValueError(f"friction coefficient mu must be >= 0, got {a[a < 0][0]:g}")
+        raise ValueError(f"friction coefficient {name} must be >= 0, got {a[a < 0][0]:g}")
     return a
 
 
@@ -217,9 +361,7 @@ def iteration_limit(max_iter: int | None, n: int) -> int:
     """
     if max_iter is None:
         return 100 * (n + 1)
-    if int(max_iter) != max_iter or max_iter < 1:
-        raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
-    return int(max_iter)
+    return integer(max_iter, "max_iter", minimum=1)
 
 
 def tolerance(tol: float) -> float:
@@ -242,12 +384,9 @@ def nonnegative_scalar(x, name: str) -> float:
     ------
     ValueError
         ``"{name} must be a number >= 0, got {x!r}"`` for an array, a non-number, a nan/inf or a
-        negative value.
+        negative value; ``"{name} must be real ..."`` for a complex number.
     """
-    try:
-        a = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        a = np.asarray(np.nan)
+    a = _number_or_nan(x, name)
     if a.shape != () or not np.isfinite(a) or a < 0:
         raise ValueError(f"{name} must be a number >= 0, got {x!r}")
     return float(a)

@@ -26,6 +26,8 @@ notes §0.1; Sueda §1.7 (eq. 1.24) and §1.7.1 (eqs. 1.25–1.26).
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ._batched import skew_matrix, transform_inertia  # unvalidated kernels
@@ -46,6 +48,7 @@ __all__ = [
     "point_mass_inertia",
     "composite_inertia",
     "principal_axes",
+    "nearest_rotational_inertia",
 ]
 
 
@@ -577,3 +580,80 @@ def principal_axes(I) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     d, R = np.linalg.eigh(I_c)
     R = R * np.sign(np.linalg.det(R))[..., None, None]
     return m, c, R, d
+
+
+# ------------------------------------------------------------- the nearest physical inertia
+
+#: ``d = A s``: principal moments from the principal second moments ``s_k = ∫ x_k² dm``
+_MOMENTS_OF_SECOND_MOMENTS = np.ones((3, 3)) - np.eye(3)
+#: for every set of second moments allowed to be non-zero, the least-squares map ``d -> s``
+_SUPPORT_SOLVES = [
+    (support, np.linalg.pinv(_MOMENTS_OF_SECOND_MOMENTS[:, list(support)]))
+    for support in (
+        tuple(k for k in range(3) if keep[k]) for keep in itertools.product((0, 1), repeat=3)
+    )
+]
+
+
+def nearest_rotational_inertia(I_c) -> np.ndarray:
+    """The physically realizable rotational inertia nearest to ``I_c`` in the Frobenius norm.
+
+    A rotational inertia about the centre of mass is realizable exactly when its principal
+    moments ``d`` obey the triangle inequalities ``d_i + d_j ≥ d_k`` (which imply ``d ≥ 0``): in
+    principal axes ``d = A s`` with ``A = 11ᵀ - 1`` and ``s_k = ∫ x_k² dm ≥ 0`` the principal
+    second moments of the mass, i.e. ``I_c = tr(Σ) 1 - Σ`` with ``Σ = ∫ r rᵀ dm`` positive
+    semi-definite.  These moments form a convex cone ``K = {A s : s ≥ 0}`` that does not care
+    about their order.
+
+    *Nearest* means the smallest ``‖I_c' - I_c‖_F`` over realizable ``I_c'``.  By the
+    Hoffman–Wielandt inequality ``‖X - Y‖_F ≥ ‖λ(X) - λ(Y)‖₂`` (eigenvalues sorted alike), with
+    equality when ``X`` and ``Y`` share eigenvectors, the nearest ``I_c'`` keeps the principal
+    axes of ``I_c`` and moves its principal moments to the nearest point of ``K``: a
+    non-negative least-squares problem ``min ‖A s - d‖₂, s ≥ 0`` in three unknowns, solved
+    exactly here by trying each set of zero ``s_k`` (the optimum is the unconstrained
+    least-squares solution on its support).  In the usual case, the sorted moments with
+    ``d₁ ≥ 0`` and only ``d₁ + d₂ < d₃``, the answer is ``d + (e/3)(1, 1, -1)`` with the excess
+    ``e = d₃ - d₁ - d₂``: the change is ``e/√3``.  A realizable ``I_c`` comes back unchanged
+    (up to round-off in its eigen-decomposition).
+
+    Parameters
+    ----------
+    I_c : array_like, shape (..., 3, 3)
+        Symmetric rotational inertia (any axes).
+
+    Returns
+    -------
+    ndarray, shape (..., 3, 3)
+        The nearest realizable rotational inertia, in the same axes.
+
+    Raises
+    ------
+    ValueError
+        If ``I_c`` is not a real, finite, symmetric 3x3 matrix (or batch of them).
+
+    Examples
+    --------
+    A tensor with every entry 1e-6 (principal moments 0, 0, 3e-6) becomes
+    ``1e-6 (1 + 11ᵀ/3)``, principal moments 1e-6, 1e-6, 2e-6:
+
+    >>> import numpy as np
+    >>> J = nearest_rotational_inertia(np.full((3, 3), 1e-6))
+    >>> np.allclose(J, 1e-6 * (np.eye(3) + np.ones((3, 3)) / 3), rtol=0, atol=1e-18)
+    True
+    """
+    I_c = as_array(I_c, "I_c", (3, 3))
+    scale = 1.0 + np.abs(I_c).max(initial=0.0)
+    if np.abs(I_c - np.swapaxes(I_c, -1, -2)).max(initial=0.0) > 1e-9 * scale:
+        raise ValueError("I_c must be symmetric")
+    d, Q = np.linalg.eigh(0.5 * (I_c + np.swapaxes(I_c, -1, -2)))
+    best = np.zeros_like(d)  # s = 0 (no mass at all) is always in the cone
+    best_residual = np.linalg.norm(d, axis=-1)
+    for support, solve in _SUPPORT_SOLVES[1:]:
+        s = d @ solve.T  # least squares over the s_k of the support
+        feasible = np.all(s >= 0.0, axis=-1)
+        moments = s @ _MOMENTS_OF_SECOND_MOMENTS[:, list(support)].T
+        residual = np.linalg.norm(moments - d, axis=-1)
+        better = feasible & (residual < best_residual)
+        best = np.where(better[..., None], moments, best)
+        best_residual = np.where(better, residual, best_residual)
+    return (Q * best[..., None, :]) @ np.swapaxes(Q, -1, -2)

@@ -135,6 +135,7 @@ class Model:
     nv: int = field(default=0, init=False)
     loop_joints: list = field(default_factory=list, init=False)
     _fused: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _is_spanning_tree: bool = field(default=False, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         g = as_array(self.gravity, "gravity", (3,))
@@ -174,13 +175,15 @@ class Model:
         Raises
         ------
         ValueError
-            If the parent does not exist yet (parents must precede children), the joint is
+            If the model is the :meth:`spanning_tree` of another model (build on that one), if
+            the parent does not exist yet (parents must precede children), the joint is
             not a :class:`~spatial.joints.Joint`, ``X_tree`` is not a single Plücker
             transform, ``inertia`` is not the inertia of a rigid body that may be massless or
             concentrated in points (:func:`spatial.validate_inertia` with
             ``allow_massless=True``; e.g. its principal moments violate the triangle
             inequality), or the name is already taken.
         """
+        self._require_own_model("add_body")
         i = self.NB + 1
         if isinstance(parent, bool) or not isinstance(parent, (int, np.integer)):
             raise ValueError(f"body {i}: parent must be an int body number, got {parent!r}")
@@ -253,10 +256,12 @@ class Model:
         Raises
         ------
         ValueError
-            If a body number is not an int in ``0 … NB``, the two bodies are the same (the
+            If the model is the :meth:`spanning_tree` of another model (which has no loop
+            joints), a body number is not an int in ``0 … NB``, the two bodies are the same (the
             joint would close no loop), the joint imposes no constraint or is not a supported
             loop-joint type, a transform is not a single Plücker transform, or the name is taken.
         """
+        self._require_own_model("add_loop_joint")
         l = self.NL
         for value, what in ((predecessor, "predecessor"), (successor, "successor")):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
@@ -300,6 +305,100 @@ class Model:
         )
         return l
 
+    def _require_own_model(self, method: str) -> None:
+        """Refuse to grow a spanning tree, which shares its parts with the model it came from."""
+        if self._is_spanning_tree:
+            raise ValueError(
+                f"{method}: this model is the spanning tree of another model "
+                "(Model.spanning_tree()), shared with it and cached there; add bodies and loop "
+                "joints to that model and call its spanning_tree() again"
+            )
+
+    # ------------------------------------------------------------------ loop joints and trees
+
+    def spanning_tree(self) -> Model:
+        """The same model without its loop joints: the open spanning tree (Featherstone §8.1).
+
+        The tree dynamics functions (:func:`~spatial.aba`, :func:`~spatial.rnea`,
+        :func:`~spatial.crba`, ...) refuse a model with loop joints (:meth:`check_tree`), since
+        they would silently answer for the open tree; ``f(model.spanning_tree(), ...)`` asks
+        for that answer explicitly, as the ch. 8 algorithms do for ``H`` and ``C``.
+
+        A model without loop joints is its own spanning tree (``self`` is returned).  Otherwise
+        the result is a shallow copy that shares the joints, tree transforms, inertias and
+        gravity with this model (nothing is copied but the lists), with ``loop_joints`` empty.
+        It is made on first use and kept, so repeated calls return the same object and its
+        constant caches (:meth:`motion_constants`, :meth:`fused_groups`) are computed once;
+        adding a body, or replacing a joint, transform, inertia or the gravity vector, makes
+        the next call build a new one (loop joints added later change nothing: they are not
+        part of the tree).  The spanning tree itself cannot be grown: add bodies to this model.
+
+        Returns
+        -------
+        Model
+            A model with the same ``NB``, ``nq``, ``nv``, bodies and joints and ``NL = 0``.
+
+        Examples
+        --------
+        >>> import spatial as sp
+        >>> model = sp.builders.four_bar()
+        >>> tree = model.spanning_tree()
+        >>> (tree.NB, tree.NL, model.NL), tree is model.spanning_tree()
+        ((3, 0, 1), True)
+        """
+        if not self.loop_joints:
+            return self
+        parts = (*self.parent, *self.joints, *self.X_tree, *self.inertia, *self.names)
+        return self._cached("spanning_tree", (*parts, self.gravity), self._spanning_tree)
+
+    def _spanning_tree(self) -> Model:
+        """:meth:`spanning_tree`, built."""
+        tree = copy.copy(self)
+        for name in ("parent", "joints", "X_tree", "inertia", "names", "q_index", "v_index"):
+            setattr(tree, name, list(getattr(self, name)))
+        tree.loop_joints = []
+        tree._fused = {}
+        tree._is_spanning_tree = True
+        return tree
+
+    def check_tree(self, function: str) -> None:
+        """Refuse a model with loop joints in ``function``, which computes a tree's dynamics.
+
+        The equations of motion of the tree algorithms (RNEA, CRBA, ABA, the inertia-matrix
+        method, hybrid and floating-base dynamics, REDMAX, ...) are those of the spanning tree:
+        they would ignore the loop joints and answer for the open mechanism.  Such a function
+        calls this once, at its entry (through :meth:`check_state`'s ``tree_dynamics``).
+        Kinematics (poses, velocities, Jacobians, energy) stays well defined and is allowed.
+
+        Parameters
+        ----------
+        function : str
+            The name of the refusing function, for the message (``"aba"``).
+
+        Raises
+        ------
+        ValueError
+            If the model has loop joints; the message names them, the functions that honour
+            them (:func:`spatial.dynamics.loops.loop_forward_dynamics`,
+            :class:`spatial.systems.ClosureSystem`, REDMAX constraints through
+            :func:`spatial.reduced.constrained_forward_dynamics`) and
+            ``model.spanning_tree()`` for the open tree's answer.
+        """
+        if not self.loop_joints:
+            return
+        names = ", ".join(repr(lj.name) for lj in self.loop_joints)
+        joints = "loop joint" if self.NL == 1 else "loop joints"
+        raise ValueError(
+            f"{function} computes the dynamics of a kinematic tree, but this model has "
+            f"{self.NL} {joints} ({names}) that it would ignore. For the closed loops use "
+            "spatial.dynamics.loops.loop_forward_dynamics or loop_inverse_dynamics "
+            "(spatial.simulate runs the former on this model), spatial.systems.ClosureSystem "
+            "(independent coordinates, §8.11) or REDMAX constraints "
+            "(spatial.reduced.constrained_forward_dynamics on the spanning tree with the loops "
+            "as PointConstraint rows); for the open spanning tree's answer call "
+            f"{function}(model.spanning_tree(), ...)"
+        )
+
     @property
     def a_grav(self) -> np.ndarray:
         """Spatial gravitational acceleration ``[0; g]`` in base coordinates (Featherstone §5.3)."""
@@ -323,7 +422,12 @@ class Model:
         ValueError
             If ``dtype`` is not ``float32``, ``float64`` or ``longdouble``.
         """
-        dtype = np.dtype(dtype)
+        try:
+            dtype = np.dtype(dtype)
+        except TypeError:  # not a type NumPy knows ("banana", 3.5): the promised ValueError
+            raise ValueError(
+                f"dtype must be float32, float64 or longdouble, got {dtype!r}"
+            ) from None
         if dtype not in FLOAT_TYPES:
             raise ValueError(f"dtype must be float32, float64 or longdouble, got {dtype.name!r}")
         new = copy.copy(self)
@@ -333,6 +437,7 @@ class Model:
         new.X_tree = [None] + [X.astype(dtype) for X in self.X_tree[1:]]
         new.inertia = [None] + [I.astype(dtype) for I in self.inertia[1:]]
         new._fused = {}
+        new._is_spanning_tree = False  # an independent model, whatever it was copied from
         return new
 
     def _cached(self, key, depends_on: tuple, compute, *args):
@@ -498,7 +603,7 @@ class Model:
 
     # ------------------------------------------------------------------ states
 
-    def check_state(self, q=None, qd=None, qdd=None, tau=None):
+    def check_state(self, q=None, qd=None, qdd=None, tau=None, *, tree_dynamics: str | None = None):
         """Validate and convert state arrays; return them as float arrays (None stays None).
 
         The arrays come back in one floating type, NumPy's promotion of their own types and the
@@ -509,13 +614,19 @@ class Model:
         ----------
         q : array_like, shape (..., nq), optional
         qd, qdd, tau : array_like, shape (..., nv), optional
+        tree_dynamics : str, optional
+            The name of the calling function when it computes the tree's dynamics: a model
+            with loop joints is then refused (:meth:`check_tree`).
 
         Raises
         ------
         ValueError
-            Naming the argument, if a shape is wrong, an entry is not finite, or a joint's
-            configuration is invalid (e.g. a non-unit quaternion).
+            Naming the argument, if a shape is wrong, an array is complex, an entry is not
+            finite, or a joint's configuration is invalid (e.g. a non-unit quaternion); with
+            ``tree_dynamics``, if the model has loop joints.
         """
+        if tree_dynamics is not None:
+            self.check_tree(tree_dynamics)
         out = []
         for value, name, n in ((q, "q", self.nq), (qd, "qd", self.nv), (qdd, "qdd", self.nv)):
             out.append(None if value is None else as_float_array(value, name, (n,)))

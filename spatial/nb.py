@@ -41,6 +41,7 @@ __all__ = [
     "static_mode",
     "figure3d",
     "figure3d_mode",
+    "robot",
 ]
 
 
@@ -457,6 +458,10 @@ def checker(exercise: str) -> Callable:
 def check(exercise: str, solution: Callable) -> bool:
     """Check an answer to exercise ``"NN.k"`` (or milestone ``"Pn.k"``) against the reference.
 
+    The answer is a function (an *implement* exercise) or a value (a *predict* or *model*
+    exercise: a number, a choice, a short formula), which starts as ``...`` in the student's
+    cell and counts as not attempted until it is replaced.
+
     The checker for exercise ``NN.k`` lives in ``spatial.exercises.chNN``, that of a project's
     milestone ``Pn.k`` in ``spatial.exercises.pn`` (:func:`checker`).  Each exercise in
     a notebook has two calls: the student's check cell passes the student's function, and the
@@ -473,8 +478,8 @@ def check(exercise: str, solution: Callable) -> bool:
     ----------
     exercise : str
         Exercise id, ``"NN.k"`` or ``"Pn.k"``.
-    solution : callable
-        The function to check (the student's, or ``solution_<name>``).
+    solution : callable or object
+        The function or value to check (the student's, or ``solution_<name>``).
 
     Returns
     -------
@@ -511,3 +516,44 @@ def check(exercise: str, solution: Callable) -> bool:
         return False
     print(f"Exercise {exercise}: correct.")
     return True
+
+
+def robot(name: str, stand_in: Callable, **load):
+    """A real robot of example-robot-data, loaded from its URDF file, or a stand-in model.
+
+    The chapters compute on real robots (the Panda arm, the Talos humanoid, the Solo and Go1
+    quadrupeds…) whose URDF files come with the ``robots`` extra (the ``example-robot-data``
+    package, installed by ``make setup``).  Without it, the builder ``stand_in`` gives a model
+    of the same kind, written to URDF and read back, so the same cells run and say so.
+
+    Parameters
+    ----------
+    name : str
+        The file name in example-robot-data, e.g. ``"panda.urdf"``.
+    stand_in : callable
+        A function of no arguments returning a :class:`~spatial.Model` (a builder).
+    **load
+        Passed to :func:`spatial.load_urdf` (``floating=True``, ``inertia="repair"``, …).
+
+    Returns
+    -------
+    Model
+
+    Raises
+    ------
+    FileNotFoundError
+        If example-robot-data is installed but has no file called ``name``.
+    """
+    import importlib.metadata
+
+    from .urdf import load_urdf, to_urdf
+
+    try:
+        files = importlib.metadata.distribution("example-robot-data").files or []
+    except importlib.metadata.PackageNotFoundError:
+        print(f"example-robot-data is not installed: {stand_in.__name__}() stands in for {name}")
+        return load_urdf(to_urdf(stand_in()), **load)
+    found = [f.locate() for f in files if f.name == name]
+    if not found:
+        raise FileNotFoundError(f"example-robot-data has no file {name!r}")
+    return load_urdf(found[0], **load)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array, as_scalar_array, positive_array
+from ._validate import as_array, as_scalar_array, positive_array, real_array
 from .inertia import mcI as _spatial_mcI
 from .vectors import plux, rz
 
@@ -430,7 +430,7 @@ def restrict(x) -> np.ndarray:
     ValueError
         If the shape is neither (..., 6) nor (..., 6, 6), or the input is not finite.
     """
-    a = np.asarray(x, dtype=float)
+    a = real_array(x, "x")
     idx = list(PLANAR_INDICES)
     if a.ndim >= 2 and a.shape[-2:] == (6, 6):
         return as_array(a, "x", (6, 6))[..., idx, :][..., :, idx]

@@ -342,9 +342,13 @@ def simulate(
             f"simulate interrupted at t = {t:.6g} s after {len(run.times) - 1} steps; the "
             "motion so far is kept in this exception's .trajectory (in IPython: "
             "sys.last_value.trajectory)",
-            run.trajectory({}, finished=False),
+            run.trajectory(finished=False),
         ) from None
-    return run.trajectory(options, finished=True)
+    trajectory = run.trajectory(finished=True)
+    check = getattr(system, "check_trajectory", None)  # e.g. closed loops that drifted open
+    if check is not None:
+        check(trajectory.q, trajectory.v, **options)
+    return trajectory
 
 
 @dataclass
@@ -377,15 +381,15 @@ class _Run:
             f"simulate: step {k} from t = {t:.6g} s (integrator {name}, h = {h:g} s) failed: "
             f"{what}.  {_REMEDY}  The {k + 1} states up to t = {t:.6g} s are kept in this "
             "exception's .trajectory.",
-            self.trajectory({}, finished=False),
+            self.trajectory(finished=False),
             t,
             k,
             integrator,
             h,
         )
 
-    def trajectory(self, options: dict, finished: bool) -> Trajectory:
-        """The :class:`Trajectory` of the stored states (a finished run is also checked once).
+    def trajectory(self, finished: bool) -> Trajectory:
+        """The :class:`Trajectory` of the stored states.
 
         A run cut short keeps only the records of its completed steps, and its energies are
         evaluated with floating-point warnings silenced (its last states may be huge).
@@ -394,9 +398,6 @@ class _Run:
         # rows broadcast to the batch of the whole run (a step may add batch dimensions)
         q = np.stack(np.broadcast_arrays(*self.qs))
         v = np.stack(np.broadcast_arrays(*self.vs))
-        check = getattr(system, "check_trajectory", None)
-        if finished and check is not None:
-            check(q, v, **options)
         with np.errstate(all="ignore") if not finished else contextlib.nullcontext():
             kinetic, potential = system.energy(q, v)
         # a record starts with the initial state's row or with the first step's

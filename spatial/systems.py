@@ -75,6 +75,7 @@ from .reduced import (
     redmax_forward_dynamics,
     redmax_mass_matrix,
 )
+from .symbolic import generate
 
 __all__ = [
     "MechanicalSystem",
@@ -166,6 +167,19 @@ class TreeSystem:
     Parameters
     ----------
     model : Model
+    generated : bool
+        Compute the ABA with the straight-line code generated for this model
+        (:func:`spatial.symbolic.generate`, Featherstone §10.4) instead of the dense
+        :func:`~spatial.dynamics.aba`: the same accelerations to round-off, several times
+        faster per call.  The code is generated (or taken from the cache) when the system is
+        made, so make a new system after changing the model.  Only for trees: a model with
+        loop joints raises.
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a ``Model``, or ``generated`` is asked for a model with loop
+        joints (:class:`~spatial.symbolic.GenerationError`).
 
     Notes
     -----
@@ -176,10 +190,18 @@ class TreeSystem:
     (the §8.5 method).
     """
 
-    def __init__(self, model: Model):
+    def __init__(self, model: Model, generated: bool = False):
         if not isinstance(model, Model):
             raise ValueError(f"TreeSystem needs a spatial.Model, got {type(model).__name__}")
         self.model = model
+        self._generated_aba = None
+        if generated:
+            self._generated_aba = generate(model, "aba")
+
+    @property
+    def generated(self) -> bool:
+        """Whether :meth:`accelerations` runs the generated ABA (see the class docstring)."""
+        return self._generated_aba is not None
 
     nq = property(lambda self: self.model.nq)
     nv = property(lambda self: self.model.nv)
@@ -196,7 +218,8 @@ class TreeSystem:
         return self.model.difference(q0, q1)
 
     def mass_matrix(self, q):
-        return crba(self.model, q)
+        """``H(q)`` of the tree; of the spanning tree for a closed-loop model (§8.1)."""
+        return crba(self.model.spanning_tree(), q)
 
     def energy(self, q, v):
         return kinetic_energy(self.model, q, v), potential_energy(self.model, q)
@@ -226,7 +249,10 @@ class TreeSystem:
         if self.model.NL == 0:
             if tau_loop is not None or stabilization is not None:
                 raise ValueError("tau_loop and stabilization apply only to models with loops")
-            return aba(self.model, q, v, np.zeros(self.nv) if tau_t is None else tau_t, f_ext)
+            tau_t = np.zeros(self.nv) if tau_t is None else tau_t
+            if self._generated_aba is not None:
+                return self._generated_aba(q, v, tau_t, f_ext=f_ext)
+            return aba(self.model, q, v, tau_t, f_ext)
         qdd, _ = loop_forward_dynamics(
             self.model, q, v, tau_t, tau_loop, f_ext, stabilization, method=method, check=False
         )
@@ -250,7 +276,7 @@ class TreeSystem:
             )
 
     def __repr__(self) -> str:
-        return f"TreeSystem({self.model!r})"
+        return f"TreeSystem({self.model!r}{', generated=True' if self.generated else ''})"
 
 
 class RedmaxSystem(TreeSystem):
@@ -268,26 +294,38 @@ class RedmaxSystem(TreeSystem):
     Parameters
     ----------
     model : Model
-        A tree, or a model with loop joints, which are closed by
-        :func:`~spatial.reduced.loop_point_constraints` unless ``constraints`` is given.
+        A tree, or a model with loop joints: each loop joint is closed by its point
+        constraint (:func:`~spatial.reduced.loop_point_constraints`, Sueda §2.8), and the
+        REDMAX equations are those of ``model.spanning_tree()`` with these rows.
     constraints : sequence of PointConstraint or JointConstraint, optional
-        Bilateral constraints on the tree (Sueda §2.8).
+        More bilateral constraints on the tree (Sueda §2.8), after the loops' rows.  To close
+        a loop some other way, give the rows with ``model.spanning_tree()`` as the model.
 
     Raises
     ------
     ValueError
-        If ``model`` is not a Model, or a loop joint has no point constraint (neither revolute
-        nor a ball joint) and no ``constraints`` are given.
+        If ``model`` is not a ``Model``; if it has a loop joint that has no point constraint
+        (neither revolute nor a ball joint): the tree's REDMAX equations would ignore it
+        (:meth:`~spatial.Model.check_tree`).
     """
 
     def __init__(self, model: Model, constraints=None):
         super().__init__(model)
-        if constraints is None and model.NL:
-            constraints = loop_point_constraints(model)
-        self.constraints = tuple(constraints or ())
+        self._tree = model.spanning_tree()  # the model itself when it has no loop joints
+        closing = []
+        if model.NL:
+            try:
+                closing = loop_point_constraints(model)
+            except ValueError as why:
+                try:
+                    model.check_tree("RedmaxSystem")
+                except ValueError as refusal:
+                    raise ValueError(f"{refusal} ({why})") from None
+        self.constraints = tuple(closing) + tuple(constraints or ())
 
     def mass_matrix(self, q):
-        return redmax_mass_matrix(self.model, q)
+        """``M_r = JᵀM_mJ`` (eq. 2.18): ``H`` of the tree (of the spanning tree with loops)."""
+        return redmax_mass_matrix(self._tree, q)
 
     def accelerations(self, t, q, v, tau=None, f_ext=None, stabilization=None):
         """``q̈`` from eq. 2.18, or eq. 2.98 with the constraints; ``tau`` constant or
@@ -297,9 +335,9 @@ class RedmaxSystem(TreeSystem):
         if not self.constraints:
             if stabilization is not None:
                 raise ValueError("stabilization applies only to a RedmaxSystem with constraints")
-            return redmax_forward_dynamics(self.model, q, v, tau_t, f_ext)
+            return redmax_forward_dynamics(self._tree, q, v, tau_t, f_ext)
         return _reduced.constrained_forward_dynamics(
-            self.model, q, v, tau_t, self.constraints, f_ext=f_ext, stabilization=stabilization
+            self._tree, q, v, tau_t, self.constraints, f_ext=f_ext, stabilization=stabilization
         ).qdd
 
     def __repr__(self) -> str:
@@ -347,7 +385,7 @@ class ClosureSystem:
     def mass_matrix(self, q):
         """``GᵀHG`` at ``y = q`` (eq. 8.46)."""
         tree_q, G, _ = self.closure.jacobians(q, np.zeros(self.nv))
-        return _T(G) @ crba(self.model, tree_q) @ G
+        return _T(G) @ crba(self.model.spanning_tree(), tree_q) @ G
 
     def energy(self, q, v):
         tree_q, tree_v = self.tree_state(q, v)
@@ -382,11 +420,18 @@ class CoupledSystem:
     model : Model
         A tree (no loop joints).
     particles : ParticleSystem
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a ``Model`` or has loop joints (:meth:`~spatial.Model.check_tree`),
+        or ``particles`` is not a ``ParticleSystem``.
     """
 
     def __init__(self, model: Model, particles: ParticleSystem):
-        if not isinstance(model, Model) or model.NL:
-            raise ValueError("CoupledSystem needs a spatial.Model without loop joints")
+        if not isinstance(model, Model):
+            raise ValueError(f"CoupledSystem needs a spatial.Model, got {type(model).__name__}")
+        model.check_tree("CoupledSystem")
         if not isinstance(particles, ParticleSystem):
             raise ValueError(f"particles must be a ParticleSystem, got {type(particles).__name__}")
         self.model, self.particles = model, particles

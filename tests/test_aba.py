@@ -364,3 +364,43 @@ def test_a_model_without_bodies_has_empty_dynamics(assembly):
         assert sp.forward_dynamics(model, empty, empty, empty).shape == batch + (0,)
         assert not sp.articulated_inertia(model, empty).any()
         assert sp.articulated_inertia(model, empty).shape == batch + (1, 6, 6)
+
+
+# ----------------------------------------------------------------------------- loop joints
+
+
+def test_aba_refuses_loop_joints_and_answers_for_the_spanning_tree_on_request(
+    four_bar_and_open_tree,
+):
+    """A model with a loop joint is refused (naming the joint and the ch. 8 function); the
+    open tree's answer, asked for with spanning_tree(), is that of a tree built by hand."""
+    model, open_tree, q, qd, tau = four_bar_and_open_tree
+    refusal = r"aba computes .* loop joint \('pin C'\).*loop_forward_dynamics.*spanning_tree\(\)"
+    with pytest.raises(ValueError, match=refusal):
+        aba(model, q, qd, tau)
+    with pytest.raises(ValueError, match=r"articulated_inertia .*'pin C'"):
+        articulated_inertia(model, q)
+    tree = model.spanning_tree()
+    np.testing.assert_allclose(aba(tree, q, qd, tau), aba(open_tree, q, qd, tau), rtol=1e-13)
+    np.testing.assert_allclose(
+        articulated_inertia(tree, q), articulated_inertia(open_tree, q), rtol=1e-13, atol=1e-15
+    )
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("argument", ["q", "qd", "tau"])
+def test_complex_state_is_refused_naming_the_argument(argument):
+    model = builders.double_pendulum()
+    state = {"q": np.array([0.1, 0.2]), "qd": np.zeros(2), "tau": np.zeros(2)}
+    state[argument] = state[argument] + 1e-20j  # NumPy would drop it with a ComplexWarning
+    with pytest.raises(ValueError, match=f"^{argument} must be real"):
+        aba(model, state["q"], state["qd"], state["tau"])
+    if argument != "tau":
+        with pytest.raises(ValueError, match=f"^{argument} must be real"):
+            rnea(model, state["q"], state["qd"], np.zeros(2))
+    with pytest.raises(ValueError, match="^f_ext must be real"):
+        aba(model, np.zeros(2), np.zeros(2), np.zeros(2), np.zeros((3, 6)) + 0j)
+    with pytest.raises(ValueError, match="^q must be real"):
+        crba(model, np.zeros(2) + 1j)

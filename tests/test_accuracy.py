@@ -74,6 +74,24 @@ def test_backward_errors_of_aba_and_the_inertia_matrix_method_are_at_round_off()
     assert accuracy.backward_error(model, q, qd, tau, wrong) > 1e-9
 
 
+def test_componentwise_backward_error_stays_at_round_off_where_the_normwise_one_falls():
+    """On a long chain ‖H‖‖q̈‖ is set by the joints near the base, so the normwise η of the ABA
+    falls far below the unit round-off; each joint's own scale does not let that happen."""
+    rng = np.random.default_rng(12)
+    model = builders.gu_chain(128, np.random.default_rng(128))
+    q = model.random_configuration(rng)
+    qd, tau = rng.normal(size=(2, model.nv))
+    eps = np.finfo(float).eps
+    qdd = sp.aba(model, q, qd, tau)
+    assert accuracy.backward_error(model, q, qd, tau, qdd) < eps / 10
+    assert eps / 10 < accuracy.componentwise_backward_error(model, q, qd, tau, qdd) < 1e-14
+    qdd_crba = sp.forward_dynamics(model, q, qd, tau)
+    assert accuracy.componentwise_backward_error(model, q, qd, tau, qdd_crba) < 1e-14
+    # a wrong answer has a large componentwise backward error too
+    wrong = qdd * (1 + 1e-6)
+    assert accuracy.componentwise_backward_error(model, q, qd, tau, wrong) > 1e-9
+
+
 def test_round_significant():
     np.testing.assert_array_equal(
         accuracy.round_significant([126.4936, 0.0, -0.012345, 6.1646]), [126, 0, -0.0123, 6.16]
@@ -85,7 +103,7 @@ def test_bad_input_is_named():
         accuracy.far_origin_error([1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match="n must be a positive integer"):
         accuracy.zigzag_chain(0)
-    with pytest.raises(ValueError, match="angle_deg must be finite"):
+    with pytest.raises(ValueError, match="angle_deg must be a single finite number"):
         accuracy.zigzag_chain(3, float("nan"))
     with pytest.raises(ValueError, match="digits must be a positive integer"):
         accuracy.round_significant([1.0], 0)
@@ -94,6 +112,8 @@ def test_bad_input_is_named():
     model, q = accuracy.zigzag_chain(3)
     with pytest.raises(ValueError, match="tau"):
         accuracy.backward_error(model, q, np.zeros(3), np.zeros(2), np.zeros(3))
+    with pytest.raises(ValueError, match="tau"):
+        accuracy.componentwise_backward_error(model, q, np.zeros(3), np.zeros(2), np.zeros(3))
 
 
 def test_ch10_checkers_pass_right_answers_and_fail_wrong_ones():
@@ -175,3 +195,18 @@ def test_base_coordinates_bad_input_is_named():
         accuracy.rnea_base_coordinates(model, np.stack([q, q]), np.zeros((2, 2)), np.zeros((2, 2)))
     with pytest.raises(ValueError, match="d must have shape"):
         accuracy.move_base_origin(model, np.zeros((2, 3)))
+
+
+def test_wrong_types_and_batches_are_refused():
+    with pytest.raises(ValueError, match="angle_deg must be a single finite number, got '75'"):
+        accuracy.zigzag_chain(3, "75")  # math.isfinite raised a TypeError naming nothing
+    with pytest.raises(ValueError, match="angle_deg must be real"):
+        accuracy.zigzag_chain(3, 75.0 + 1j)
+    with pytest.raises(ValueError, match="n must be a positive integer, got 3.0"):
+        accuracy.zigzag_chain(3.0)
+    with pytest.raises(ValueError, match="^x must be real"):
+        accuracy.round_significant(np.ones(2) + 1j)
+    model = builders.double_pendulum()
+    z = np.zeros((3, 2))
+    with pytest.raises(ValueError, match=r"q must be one state \(1-D\), got shape \(3, 2\)"):
+        accuracy.backward_error(model, z, z, z, z)  # was NumPy's "Improper number of dimensions"

@@ -438,14 +438,23 @@ def test_rope_between_moving_bodies_conserves_energy_and_stays_attached():
 def test_system_errors():
     system = at.AttachedSystem()
     body, p = system.add_body(np.eye(6)), system.add_particle(0.0)
-    with pytest.raises(ValueError, match="massless particle 'particle 1' must be attached"):
+    assert (body, p) == (1, 2) and system.names == ["body 1", "particle 2"]
+    with pytest.raises(ValueError, match="massless particle 'particle 2' must be attached"):
         system.pack({body: np.eye(4), p: np.zeros(3)})
-    with pytest.raises(ValueError, match="particle 0 .* is a body, not a particle"):
+    with pytest.raises(ValueError, match="particle 1 .* is a body, not a particle"):
         system.attach_point(body, body, [0, 0, 0])
+    with pytest.raises(ValueError, match=r"body 0 is the fixed world, not a body \(components 1"):
+        system.attach_point(p, 0, [0, 0, 0])
+    with pytest.raises(ValueError, match=r"body 3 is not a component \(1 … 2; 0 is the world\)"):
+        system.attach_point(p, 3, [0, 0, 0])
     system.attach_point(p, body, [0.0, 0.0, 1.0])
-    with pytest.raises(ValueError, match="component 1 is attached or does not exist"):
+    with pytest.raises(ValueError, match="particle 2 .* is already attached"):
+        system.attach_point(p, body, [0.0, 0.0, 2.0])
+    with pytest.raises(ValueError, match="component 2 is attached or does not exist"):
         system.pack({body: np.eye(4), p: np.zeros(3)})
-    with pytest.raises(ValueError, match="component 0 .* needs a position"):
+    with pytest.raises(ValueError, match="component 0 is attached or does not exist"):
+        system.pack({0: np.eye(4), body: np.eye(4)})
+    with pytest.raises(ValueError, match="component 1 .* needs a position"):
         system.pack({})
     other = system.add_particle(1.0)
     with pytest.raises(ValueError, match="weights of a point attachment must sum to 1"):
@@ -554,7 +563,8 @@ def test_cable_over_via_points_on_bones_is_the_multi_point_spring():
     system.add_cable(path, 40.0, 0.3, damping=0.7)
     T = sp.exp_se3(rng.normal(size=(2, 6)) * 0.5)
     phi = rng.normal(size=(2, 6))
-    q, v = system.pack({0: T[0], 1: T[1]}, {0: phi[0], 1: phi[1]})
+    assert bodies == [1, 2]  # components are numbered from 1 (0 is the world)
+    q, v = system.pack({1: T[0], 2: T[1]}, {1: phi[0], 2: phi[1]})
     reference = sp.maximal.System(gravity=(0.0, 0.0, -9.81))
     for I in inertias:
         reference.add_body(I)
@@ -591,7 +601,7 @@ def test_joint_step_with_attachments_is_the_composite_body_kkt_step():
     a, b, p = system.add_body(Ia), system.add_body(Ib), system.add_particle(m)
     system.attach_frame(b, a, X)
     system.attach_point(p, a, c)
-    system.add_joint(Spherical(), None, a, child_frame=top)
+    system.add_joint(Spherical(), 0, a, child_frame=top)  # 0: the world
     composite = sp.composite_inertia(
         [Ia, Ib, sp.point_mass_inertia(m, c)], [np.eye(4), X, np.eye(4)]
     )
@@ -609,8 +619,41 @@ def test_joint_step_with_attachments_is_the_composite_body_kkt_step():
     assert np.abs(run.error).max() <= 1e-12 and run.joint_force.shape == (201, 3)
     with pytest.raises(ValueError, match="1 joint\\(s\\): .* integrator=None"):
         system.accelerations(0.0, q0, v0)
-    with pytest.raises(ValueError, match="parent 2 .* is a particle, not a body"):
+    with pytest.raises(ValueError, match="parent 3 .* is a particle, not a body"):
         system.add_joint(Revolute("x"), p, a)
+
+
+def test_add_joint_numbers_the_world_0_and_refuses_none():
+    """parent=0 is the world (the package's numbering), as in maximal.System; None is refused
+    (it used to be the world here, and 0 silently meant the first component)."""
+    from spatial.joints import Revolute
+
+    I = sp.cylinder_inertia(1.0, 0.03, 1.0)
+    top = sp.frame(np.eye(3), [0.0, 0.0, 0.5])
+    system, reference = at.AttachedSystem(), sp.maximal.System()
+    first = system.add_body(I)  # component 1: parent=0 must not mean this body
+    second = system.add_body(I)
+    assert (first, second) == (1, 2) and system.bodies == [1, 2] and system.particles == []
+    system.add_joint(Revolute("x"), 0, second, child_frame=top)
+    reference.add_body(I)
+    reference.add_joint(Revolute("x"), 0, reference.add_body(I), child_frame=top)
+    R = sp.exp_so3([0.4, 0.0, 0.0])
+    T = [sp.frame(np.eye(3), [2.0, 0.0, 0.0]), sp.frame(R, -R @ top[:3, 3])]  # hinge at 0
+    phi = [np.zeros(6), np.array([1.0, 0.0, 0.0, 0.0, -0.5, 0.0])]  # turning about the hinge
+    q, v = system.pack({first: T[0], second: T[1]}, {first: phi[0], second: phi[1]})
+    run = sp.simulate(system, q, v, 1e-3, steps=50)
+    ref = sp.simulate(reference, np.array(T), np.array(phi), 1e-3, steps=50)
+    assert np.abs(run.v - ref.v.reshape(51, -1)).max() <= 1e-12
+    # the second body hangs from the world at the origin (not from the first body, at x = 2)
+    assert np.abs(run.error[0]).max() <= 1e-15 and np.abs(run.error - ref.error).max() <= 1e-12
+    # the first body, joined to nothing, falls freely
+    assert np.allclose(run.v[-1, :6], [0, 0, 0, 0, 0, -9.81 * 0.05], rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match=r"parent None: the world is 0"):
+        system.add_joint(Revolute("x"), None, first)
+    with pytest.raises(ValueError, match=r"child 0 is the fixed world, not a body"):
+        system.add_joint(Revolute("x"), first, 0)
+    with pytest.raises(ValueError, match=r"parent True is not a component"):
+        system.add_joint(Revolute("x"), True, first)
 
 
 def test_nodes_on_a_body_agree_with_suedas_coupled_formulation():
@@ -668,3 +711,86 @@ def test_welded_bodies_move_as_the_composite_body_of_a_tree():
     rotations = np.array([sp.rotations.quat_to_matrix(qq[:4]) for qq in ref.q])
     assert np.abs(frames[:, :3, :3] - rotations).max() <= 1e-10
     assert np.abs(run.v - ref.v).max() <= 1e-10
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+def test_sizes_orders_and_indices_are_integers_never_truncated():
+    G = np.eye(3)
+    with pytest.raises(ValueError, match=r"sizes\[0\] must be a positive integer, got 3.7"):
+        at.Attachments([3.7, 3], [])  # int() made it 3
+    with pytest.raises(ValueError, match=r"sizes\[0\] must be a positive integer, got the bool"):
+        at.Attachments([True, 3], [])
+    with pytest.raises(ValueError, match=r"sizes\[1\] must be a positive integer, got 0"):
+        at.Attachments([3, 0], [])
+    with pytest.raises(ValueError, match=r"order\[0\] must be an integer, got 0.5"):
+        at.Attachments([3, 3], [at.attach(0, {1: G})], order=[0.5])
+    with pytest.raises(ValueError, match="the attached component must be an integer, got 1.0"):
+        at.attach(1.0, {0: G})
+    with pytest.raises(ValueError, match="dim must be a positive integer, got 2.5"):
+        at.weighted_point(0, [1], [1.0], dim=2.5)
+    att = at.Attachments([3, 3], [at.attach(0, {1: G})])
+    with pytest.raises(ValueError, match="got the bool True"):
+        at.projector(att, True)
+    system = at.AttachedSystem()
+    body, particle = system.add_body(np.eye(6)), system.add_particle(1.0)
+    assert body == 1  # so True would have passed for it
+    with pytest.raises(ValueError, match="body True is not a component"):
+        system.attach_point(particle, True, [0.0, 0.0, 0.0])
+
+
+def test_constraint_rows_of_the_wrong_shape_are_not_reshaped():
+    att = at.Attachments([3, 3], [at.attach(0, {1: np.eye(3)})])
+    # a (3, 2) array has six entries: reshape(-1, 6) made it one row of the wrong numbers
+    with pytest.raises(ValueError, match=r"C must be a finite \(m, 6\) matrix"):
+        at.reduce(att, np.eye(6), np.zeros(6), C=np.ones((3, 2)), gamma=[0.0])
+    one_row = at.reduce(att, np.eye(6), np.zeros(6), C=np.arange(6.0), gamma=[0.0])
+    assert one_row.C.shape == (1, 3)
+
+
+def test_complex_and_non_finite_arrays_are_refused_by_name():
+    att = at.Attachments([3, 3], [at.attach(0, {1: np.eye(3)})])
+    with pytest.raises(ValueError, match="^M must be real"):
+        at.solve(att, np.eye(6) + 0j, np.zeros(6))
+    with pytest.raises(ValueError, match="G for master 1 must be real"):
+        at.attach(0, {1: np.eye(3) + 0j})
+    with pytest.raises(ValueError, match="^x contains non-finite"):
+        at.attachment_forces(att, np.eye(6), np.zeros(6), np.full(6, np.nan))
+    with pytest.raises(ValueError, match="^v0 contains non-finite"):
+        at.project_constraint(att, np.eye(6), [0, 0, 0, 1.0, 0, 0], 0.0, [np.nan, 0, 0])
+    with pytest.raises(ValueError, match="R is not orthonormal"):
+        at.point_bias([0.0, 0.0, 1.0], np.ones(6), R=np.ones((3, 3)))
+
+
+def test_kkt_rows_hold_the_attached_velocities_and_give_the_reduced_solution():
+    """kkt_rows: +1 on the attached component, -G on its masters, the offset on the right; the KKT
+    solve with these rows equals the reduced solve (and its multipliers the attachment forces)."""
+    rng = np.random.default_rng(3)
+    att = at.Attachments(
+        [3, 3, 3, 3],
+        [
+            at.weighted_point(2, [0, 3], [0.3, 0.7]).with_offset([0.1, -0.2, 0.3]),
+            at.weighted_point(3, [1], [1.0]),
+        ],
+    )
+    A, g = at.kkt_rows(att)
+    assert A.shape == (6, 12) and g.shape == (6,)
+    expected = np.zeros((6, 12))
+    expected[:3, 6:9], expected[:3, 0:3], expected[:3, 9:12] = (
+        np.eye(3),
+        -0.3 * np.eye(3),
+        -0.7 * np.eye(3),
+    )
+    expected[3:, 9:12], expected[3:, 3:6] = np.eye(3), -np.eye(3)
+    assert np.array_equal(A, expected) and np.array_equal(g, [0.1, -0.2, 0.3, 0, 0, 0])
+    B = rng.normal(size=(12, 12))
+    M, f = B @ B.T + 12 * np.eye(12), rng.normal(size=12)
+    x, mu = solve_kkt(M, A, f, g)
+    sol = at.solve(att, M, f)
+    assert np.abs(sol.x - x).max() < 1e-12
+    assert np.abs(np.concatenate(sol.mu) - mu).max() < 1e-12
+    empty = at.Attachments([3, 6], [])
+    assert at.kkt_rows(empty)[0].shape == (0, 9) and at.kkt_rows(empty)[1].shape == (0,)
+    with pytest.raises(TypeError, match="att must be an Attachments"):
+        at.kkt_rows([3, 6])

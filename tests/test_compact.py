@@ -228,3 +228,10 @@ def test_bad_input_is_named(data):
         compact.axial_screw("w", 0.1, 0.2)
     with pytest.raises(TypeError, match="expected an AxialScrew"):
         compact.screw_motion(T, v)
+
+
+def test_axial_screw_arguments_that_do_not_broadcast_are_named():
+    with pytest.raises(ValueError, match=r"do not broadcast: theta \(3,\), d \(2,\)"):
+        compact.axial_screw("z", np.zeros(3), np.zeros(2))
+    with pytest.raises(ValueError, match="^theta must be real"):
+        compact.axial_screw("z", 0.1 + 1j, 0.2)

@@ -90,3 +90,43 @@ def test_big_matrix_rejects_batches():
     model = random_tree(np.random.default_rng(0), 2, joints=("R",))
     with pytest.raises(ValueError, match="takes one state"):
         constrained.big_matrix_dynamics(model, np.zeros((2, 2)), np.zeros((2, 2)), np.zeros((2, 2)))
+
+
+def test_big_matrix_system_pieces():
+    """Eq. 3.74's pieces: P from the parent array (eq. 3.69), a symmetric saddle-point matrix
+    with as many negative eigenvalues as constraints, and joint forces equal to the RNEA's."""
+    rng = np.random.default_rng(3741)
+    model = random_tree(rng, 6, joints=("R", "S", "C", "P"), branching=0.6)
+    q = model.random_configuration(rng)
+    qd, tau = rng.normal(size=(2, model.nv))
+    system = constrained.big_matrix_system(model, q, qd, tau)
+    n = model.NB
+    P = np.zeros((n, n))  # one entry per 6x6 block, written from the definition
+    for j in range(1, n + 1):
+        P[j - 1, j - 1] = 1.0  # joint j's successor is body j
+        if model.parent[j] > 0:
+            P[model.parent[j] - 1, j - 1] = -1.0
+    np.testing.assert_array_equal(system.P, np.kron(P, np.eye(6)))
+    n_c = sum(6 - model.joints[i].nv for i in range(1, n + 1))
+    assert system.matrix.shape == (6 * n + n_c,) * 2
+    np.testing.assert_allclose(system.matrix, system.matrix.T, atol=1e-12)
+    eig = np.linalg.eigvalsh(system.matrix)
+    assert np.sum(eig < 0) == n_c and np.sum(eig > 0) == 6 * n  # symmetric, indefinite
+    np.testing.assert_allclose(system.Ta.T @ system.S, np.eye(model.nv), atol=1e-12)
+    np.testing.assert_allclose(system.T.T @ system.S, 0, atol=1e-12)
+    # the joint forces f_J = T_a τ + T λ are the RNEA's, moved to base coordinates
+    qdd, a, lam = constrained.big_matrix_dynamics(model, q, qd, tau)
+    f_J = (system.Ta @ tau + system.T @ lam).reshape(n, 6)
+    f_rnea = sp.dynamics.joint_forces(model, q, qd, qdd)
+    X = sp.forward_kinematics(model, q)
+    for i in range(1, n + 1):
+        np.testing.assert_allclose(f_J[i - 1], X[i].T @ f_rnea[i], rtol=1e-8, atol=1e-8)
+
+
+def test_big_matrix_system_rejects_batches_and_loops():
+    model = random_tree(np.random.default_rng(0), 2, joints=("R",))
+    with pytest.raises(ValueError, match="takes one state"):
+        constrained.big_matrix_system(model, np.zeros((2, 2)), np.zeros((2, 2)), np.zeros((2, 2)))
+    four_bar = sp.builders.four_bar()
+    with pytest.raises(ValueError, match="loop"):
+        constrained.big_matrix_system(four_bar, np.zeros(3), np.zeros(3), np.zeros(3))

@@ -394,6 +394,8 @@ def test_contact_solve_that_fails_raises(monkeypatch):
         (dict(stabilization="glue"), "stabilization"),
         (dict(baumgarte=1.5), "baumgarte"),
         (dict(k=1), "k must"),
+        (dict(k=True), "k must be an integer >= 2, got the bool True"),
+        (dict(k=4.5), "k must be an integer >= 2, got 4.5"),
         (dict(margin=-1.0), "margin"),
         (dict(event_tol=0.0), "event_tol"),
         (dict(threshold=np.nan), "threshold"),

@@ -1,5 +1,7 @@
 """Operation counts of Featherstone §10.3 (Table 10.1, eqs. 10.2–10.12)."""
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -218,3 +220,73 @@ def test_dense_counts_bad_input_is_named():
         cost.dense_lines("RNEA", 0)
     with pytest.raises(ValueError, match="algorithm must be one of"):
         cost.dense_row("rnea")
+
+
+def test_counts_and_indices_are_integers():
+    with pytest.raises(ValueError, match="version must be an integer, got the bool True"):
+        cost.table_10_1_cost("RNEA", 3, version=True)  # rows[True] was row 1
+    with pytest.raises(ValueError, match=r"dh \(0-based body numbers\)\[0\] must be an integer"):
+        cost.crba_counts([-1, 0, 1], dh=[1.5])  # int(1.5) was body 1
+    with pytest.raises(ValueError, match=r"must be an integer in \[0, 2\], got 99"):
+        cost.crba_counts([-1, 0, 1], dh=[99])  # silently ignored before
+    with pytest.raises(ValueError, match="n must be a positive integer, got the bool True"):
+        cost.crba_cost_chain(True)
+    with pytest.raises(ValueError, match="n must be a positive integer, got 7.0"):
+        cost.dense_lines("RNEA", 7.0)
+    with pytest.raises(TypeError, match="ra must be a Cost, got int 5"):
+        cost.crba_cost_chain(3, ra=5)
+    with pytest.raises(ValueError, match="Cost.mul must be an integer count"):
+        cost.Cost(1.5, 2)
+    with pytest.raises(ValueError, match="Cost.mul must be an integer count .* got 2.5"):
+        2.5 * cost.Cost(1, 2)  # half an operation
+    assert 3 * cost.Cost(1, 2) == cost.Cost(3, 6)
+    assert cost.Cost(-15, -19).total == -34  # Table 10.1 at n = 1 (a note in the book)
+
+
+def test_redmax_count_is_the_traced_code_plus_an_lu_solve():
+    # the cubic fitted on n = 1 … 4 predicts the traced count at n = 5 exactly
+    before_solve = cost.redmax_cost(5) + (-1) * cost.LU_SOLVE.cost(5)
+    traced = cost.traced._redmax_traced(5)
+    assert (before_solve.mul, before_solve.add) == (traced.mul, traced.add)
+    # leading term: the 6n³ of J_mrᵀ (M_m J_mr) plus the n³/3 of the LU factorization
+    assert cost.redmax_row().mul[0] == Fraction(19, 3)
+    # LU solve by hand: n = 1 is one division; n = 2: 1 multiplier, 1 update, 1 forward, 1 back
+    # multiplication and 2 divisions; 1 + 1 + 1 additions
+    assert cost.LU_SOLVE.cost(1).mul == 1 and cost.LU_SOLVE.cost(1).add == 0
+    assert cost.LU_SOLVE.cost(2).mul == 6 and cost.LU_SOLVE.cost(2).add == 3
+
+
+def test_redmax_outgrows_the_aba():
+    n = np.array([2, 4, 8, 16, 32, 64, 128])
+    ratio = cost.redmax_cost(n).total / cost.dense_cost("ABA", n).total
+    assert np.all(ratio > 1) and np.all(np.diff(ratio[1:]) > 0) and ratio[-1] > 50
+    with pytest.raises(ValueError, match="positive"):
+        cost.redmax_cost(0)
+
+
+def test_method_costs_of_a_chain_are_the_curves_of_fig_10_4():
+    for n in (2, 8, 18, 40):
+        costs = cost.method_costs(n)
+        gu = cost.gu_costs(n)
+        assert costs["RNEA"] == gu["RNEA"] and costs["ABA"] == gu["ABA"]
+        assert costs["CRBA"] == gu["CRBA"] and costs["LᵀDL"] == gu["F&S"]
+        assert costs["CRBA + LᵀDL"] == gu["O(n^3)"]
+
+
+def test_method_costs_of_a_binary_tree_count_its_connectivity():
+    n = 40
+    tree = builders.branched_tree(n, branching_factor=2)
+    costs = cost.method_costs(n, branching_factor=2)
+    assert costs["CRBA"] == cost.crba_cost(tree) and costs["LᵀDL"] == cost.ltdl_cost(tree)
+    assert costs["CRBA + LᵀDL"] == cost.inertia_method_cost(tree)
+    assert costs["ABA"] == cost.table_10_1_cost("ABA", n)  # the ABA's count depends on n only
+    # the branches make the inertia-matrix method far cheaper than on the chain
+    assert costs["CRBA + LᵀDL"].total < cost.method_costs(n)["CRBA + LᵀDL"].total / 3
+
+
+def test_method_costs_bad_input_is_named():
+    for n in (1, 2.5, True, 0):
+        with pytest.raises(ValueError, match="n must be an integer"):
+            cost.method_costs(n)
+    with pytest.raises(ValueError, match="branching_factor"):
+        cost.method_costs(5, branching_factor=0.5)

@@ -208,3 +208,25 @@ def test_bad_input_raises():
     odd.add_body(0, _ScaledRevolute(), np.eye(6), sp.mcI(1.0, [0.3, 0, 0], np.eye(3)))
     with pytest.raises(ValueError, match="S̊ is not available"):
         coriolis_matrix(odd, [0.3], [1.0])
+
+
+# ----------------------------------------------------------------------------- loop joints
+
+
+def test_crba_refuses_loop_joints_and_answers_for_the_spanning_tree_on_request(
+    four_bar_and_open_tree,
+):
+    """A model with a loop joint is refused (naming the joint and pointing at the ch. 8
+    functions); the spanning tree's H, asked for explicitly, is a hand-built tree's."""
+    model, open_tree, q, qd, qdd = four_bar_and_open_tree
+    refusal = r"crba computes .* loop joint \('pin C'\).*loop_forward_dynamics.*spanning_tree\(\)"
+    with pytest.raises(ValueError, match=refusal):
+        crba(model, q)
+    with pytest.raises(ValueError, match=r"inertia_product .*'pin C'"):
+        inertia_product(model, q, qdd)
+    with pytest.raises(ValueError, match=r"coriolis_matrix .*'pin C'"):
+        coriolis_matrix(model, q, qd)
+    tree = model.spanning_tree()
+    H = crba(open_tree, q)
+    np.testing.assert_allclose(crba(tree, q), H, rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(inertia_product(tree, q, qdd), H @ qdd, rtol=1e-12)

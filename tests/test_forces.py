@@ -8,6 +8,7 @@ exp([δ]) T), every D against differences in the twists, in body and in world co
 import numpy as np
 import pytest
 
+from spatial import forces
 from spatial.checks import check_jacobian, fd_jacobian
 from spatial.forces import (
     BodyDamping,
@@ -678,3 +679,21 @@ def test_chapter_13_checkers_accept_solutions_and_reject_mistakes():
         ch13.CHECKS["13.2"](lambda *a: -wrenches(*a))
     with pytest.raises(AssertionError, match="symmetrized"):
         ch13.CHECKS["13.3"](lambda *a: 0.5 * (stiffness(*a) + stiffness(*a).T))
+
+
+def test_derivative_error_is_small_for_exact_derivatives_and_large_for_a_wrong_term():
+    T, phi = scene(seed=3)
+    spring = forces.PointToPointSpring(1, [0.1, -0.2, 0.05], 2, [-0.1, 0.15, 0.2], k=40.0)
+    assert forces.derivative_error(spring, T, phi) < 1e-8
+
+    class HalfStiffness(forces.PointToPointSpring):  # a K off by a factor of two
+        def _terms(self, T, phi):
+            f, K, D = super()._terms(T, phi)
+            return f, 0.5 * K, D
+
+    wrong = HalfStiffness(1, [0.1, -0.2, 0.05], 2, [-0.1, 0.15, 0.2], k=40.0)
+    assert forces.derivative_error(wrong, T, phi) > 0.1
+    damper = forces.BodyDamping(2, 0.3)
+    assert forces.derivative_error(damper, T, phi) < 1e-8
+    with pytest.raises(ValueError, match="one state"):
+        forces.derivative_error(spring, np.stack([T, T]), np.stack([phi, phi]))

@@ -48,10 +48,13 @@ def _grounded_four_bar():
 # ----------------------------------------------------------------------------- maximal
 
 
-def test_from_model_leaves_the_loops_open_unless_asked():
+def test_from_model_refuses_the_loops_unless_asked_to_keep_them():
     model, q, qd = _four_bar_state()
     T, _ = maximal.maximal_state(model, q, qd)
-    tree_only = maximal.from_model(model)
+    refusal = r"maximal.from_model computes the dynamics .*\('pin C'\).*spanning_tree.*loops=True"
+    with pytest.raises(ValueError, match=refusal):
+        maximal.from_model(model)  # the default would drop the loop joint
+    tree_only = maximal.from_model(model.spanning_tree())  # the open tree, asked for
     assert len(tree_only.joints) == model.NB and tree_only.m == 15
     closed = maximal.from_model(model, loops=True)
     assert [jc.name for jc in closed.joints][-1] == "pin C" and closed.m == 20
@@ -143,7 +146,7 @@ def test_loop_point_constraints_give_featherstones_accelerations(case):
     assert rows.G.shape[0] == per_loop * model.NL == np.linalg.matrix_rank(rows.G)
     assert np.abs(rows.error).max() < 1e-10
     tau = np.linspace(-0.5, 0.5, model.nv)
-    got = reduced.constrained_forward_dynamics(model, q, qd, tau, items).qdd
+    got = reduced.constrained_forward_dynamics(model.spanning_tree(), q, qd, tau, items).qdd
     want, _ = loops.loop_forward_dynamics(model, q, qd, tau)
     np.testing.assert_allclose(got, want, atol=1e-9 * (1 + np.abs(want).max()))
     if case == "grounded":
@@ -156,7 +159,8 @@ def test_loop_point_constraints_refuse_other_loop_joints():
     model.add_loop_joint(0, 1, J.Prismatic("x"), np.eye(6), np.eye(6))
     with pytest.raises(ValueError, match="only revolute and ball"):
         reduced.loop_point_constraints(model)
-    with pytest.raises(ValueError, match="only revolute and ball"):
+    # RedmaxSystem cannot close it, and refuses the model as the tree functions do
+    with pytest.raises(ValueError, match=r"RedmaxSystem computes the dynamics.*only revolute"):
         RedmaxSystem(model)
     with pytest.raises(ValueError, match="spatial.Model"):
         reduced.loop_point_constraints("four bar")
@@ -166,6 +170,15 @@ def test_redmax_system_closes_the_loops_and_follows_the_tree():
     model, q, qd = _four_bar_state()
     system = RedmaxSystem(model)
     assert len(system.constraints) == 1
+    # its tree functions get the spanning tree: the same as asking for it with the loop's rows
+    (pin,) = reduced.loop_point_constraints(model)
+    explicit = RedmaxSystem(model.spanning_tree(), constraints=[pin])
+    np.testing.assert_array_equal(system.mass_matrix(q), explicit.mass_matrix(q))
+    np.testing.assert_allclose(system.mass_matrix(q), sp.crba(model.spanning_tree(), q), atol=1e-12)
+    np.testing.assert_array_equal(
+        system.accelerations(0.0, q, qd), explicit.accelerations(0.0, q, qd)
+    )
+    assert len(RedmaxSystem(model, constraints=[pin]).constraints) == 2  # more rows, after
     gains = (10.0, 10.0)
     a = sp.simulate(TreeSystem(model), q, qd, 5e-3, duration=0.5, stabilization=gains)
     b = sp.simulate(system, q, qd, 5e-3, duration=0.5, stabilization=gains)

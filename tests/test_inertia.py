@@ -12,6 +12,7 @@ from spatial.inertia import (
     inertia_inverse,
     inertia_params,
     mcI,
+    nearest_rotational_inertia,
     point_mass_inertia,
     principal_axes,
     sphere_inertia,
@@ -433,3 +434,68 @@ def test_composite_argument_errors():
         composite_inertia(np.stack([I, I - np.diag([1.0, 0, 0, 0, 0, 0])]))
     with pytest.raises(ValueError, match="lower-right"):
         composite_inertia(np.stack([I, np.eye(6) * np.arange(1, 7)]))
+
+
+# --------------------------------------------------------- the nearest physical inertia
+
+
+def _point_cloud_inertia(rng, n=5):
+    """I_c of a random cloud of point masses about its centre of mass: physical by construction."""
+    m, r = rng.uniform(0.1, 1.0, n), rng.normal(size=(n, 3)) * rng.uniform(0.1, 2.0, 3)
+    r = r - (m @ r) / m.sum()
+    return sum(mk * (rk @ rk * np.eye(3) - np.outer(rk, rk)) for mk, rk in zip(m, r, strict=True))
+
+
+def _triangle_slack(I_c):
+    d = np.linalg.eigvalsh(I_c)
+    return min(d[0] + d[1] - d[2], d[0])
+
+
+def test_nearest_rotational_inertia_of_equal_entries_is_known():
+    # every entry 1e-6 (the base of Go1 and ANYmal B): principal moments 0, 0, 3e-6 along
+    # (1, 1, 1)/√3; excess e = 3e-6, so the moments become (1, 1, 2)·1e-6 on the same axes:
+    # 1e-6 (1 - uuᵀ) + 2e-6 uuᵀ = 1e-6 (1 + 11ᵀ/3), a change of e/√3 = √3·1e-6
+    J = nearest_rotational_inertia(np.full((3, 3), 1e-6))
+    np.testing.assert_allclose(J, 1e-6 * (np.eye(3) + np.ones((3, 3)) / 3), rtol=0, atol=1e-20)
+    assert np.linalg.norm(J - 1e-6) == pytest.approx(np.sqrt(3) * 1e-6, rel=1e-9)
+    mcI(1.0, np.zeros(3), J)  # physical: mcI accepts it
+
+
+def test_only_the_triangle_inequality_broken_moves_the_moments_by_a_third_of_the_excess(rng):
+    d, e = np.array([0.2, 0.5, 1.0]), 0.3  # d1 + d2 = 0.7 < 1.0 = d3: the excess e = 0.3
+    R = exp_so3(rng.normal(size=3))
+    J = nearest_rotational_inertia(R @ np.diag(d) @ R.T)
+    np.testing.assert_allclose(R.T @ J @ R, np.diag(d + e / 3 * np.array([1, 1, -1])), atol=1e-14)
+
+
+@pytest.mark.parametrize("d", [(0.0, 0.0, 3.0), (0.2, 0.5, 1.0), (-1.0, 0.2, 0.5), (-1, -2, -3)])
+def test_nearest_rotational_inertia_is_physical_and_no_physical_inertia_is_closer(rng, d):
+    R = exp_so3(rng.normal(size=3))
+    X = R @ np.diag(d) @ R.T
+    P = nearest_rotational_inertia(X)
+    assert _triangle_slack(P) >= -1e-12
+    # the projection onto a convex set: <X - P, Y - P> <= 0 for every Y in the set, so no
+    # physical Y is nearer than P; checked on random physical inertias (point clouds), scaled
+    for _ in range(200):
+        Y = _point_cloud_inertia(rng) * rng.uniform(0.01, 5.0)
+        assert np.sum((X - P) * (Y - P)) <= 1e-12 * (1 + np.abs(Y).max())
+        assert np.linalg.norm(X - Y) >= np.linalg.norm(X - P) - 1e-12
+
+
+def test_a_physical_rotational_inertia_is_left_as_it_is(rng):
+    for _ in range(20):
+        Y = _point_cloud_inertia(rng)
+        np.testing.assert_allclose(nearest_rotational_inertia(Y), Y, rtol=0, atol=1e-13)
+    batch = np.stack([_point_cloud_inertia(rng), np.full((3, 3), 1e-6)])
+    out = nearest_rotational_inertia(batch)
+    np.testing.assert_allclose(out[0], batch[0], atol=1e-13)
+    np.testing.assert_allclose(out[1], nearest_rotational_inertia(batch[1]), atol=1e-20)
+
+
+def test_nearest_rotational_inertia_refuses_what_is_not_a_symmetric_matrix():
+    with pytest.raises(ValueError, match="I_c must be symmetric"):
+        nearest_rotational_inertia(np.triu(np.ones((3, 3))))
+    with pytest.raises(ValueError, match="I_c must have shape"):
+        nearest_rotational_inertia(np.eye(2))
+    with pytest.raises(ValueError, match="I_c must be real"):
+        nearest_rotational_inertia(np.eye(3) + 0j)

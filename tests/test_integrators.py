@@ -116,6 +116,40 @@ def test_symplectic_euler_energy_is_bounded_over_ten_thousand_steps():
     assert (1 + (h * w) ** 2) ** 10_000 > 1e15
 
 
+def test_symplectic_euler_energy_drifts_when_the_mass_matrix_is_not_constant():
+    """The bound above needs a constant mass matrix (a separable Hamiltonian).  A torque-free
+    body on a Free joint, non-diagonal inertia, tumbling at 3 rad/s near its intermediate axis:
+    the gyroscopic term c does no work, so each step adds ½h²aᵀMa (a = -M⁻¹c) to the kinetic
+    energy and the energy rises at every step, without bound.  The oscillator of the same step
+    and length stays in its O(h) band."""
+    h, steps = 0.02, 300  # 6 s
+    R = sp.se3.exp_so3(np.array([0.3, -0.5, 0.2]))
+    inertia = sp.mcI(1.0, np.zeros(3), R @ np.diag([1.0, 2.0, 3.0]) @ R.T)
+    body = sp.Model(gravity=[0.0, 0.0, 0.0])
+    body.add_body(0, sp.joints.Free(), np.eye(6), inertia)
+    w = R[:, 1] + 0.01 * R[:, 0]  # near the intermediate principal axis
+    v0 = np.concatenate([3.0 * w / np.linalg.norm(w), np.zeros(3)])
+    q0 = body.neutral_configuration()
+    tr = sp.simulate(body, q0, v0, h, steps=steps, integrator="symplectic-euler")
+    E = tr.energy
+    assert np.all(np.diff(E) > 0)  # a monotone rise ...
+    assert E[-1] - E[0] > 0.05 * E[0]  # ... of more than 5 % in 6 s (it keeps going)
+    assert E[-1] - E[steps // 2] > E[steps // 2] - E[0] > 0  # not levelling off
+    # the rise of each step is ½h² aᵀMa, with a the accelerations at its start (from aba)
+    a = sp.aba(body, tr.q[:-1], tr.v[:-1], np.zeros((steps, 6)))
+    gain = 0.5 * h * h * np.einsum("ki,ij,kj->k", a, inertia, a)
+    # (to the round-off of a difference of two energies, a few ulps of E)
+    np.testing.assert_allclose(np.diff(E), gain, rtol=1e-9, atol=1e-14 * E[0])
+    # the same body under RK4 keeps its energy (the drift is the scheme's, not the body's)
+    rk = sp.simulate(body, q0, v0, h, steps=steps, integrator="rk4").energy
+    assert np.abs(rk - rk[0]).max() < 1e-6 * rk[0]
+    # constant mass matrix: the oscillator's energy error stays in its band
+    osc = LinearOscillator(1.0, 9.0)
+    E_osc = sp.simulate(osc, [1.0], [0.0], h, steps=steps, integrator="symplectic-euler").energy
+    error = np.abs(E_osc - E_osc[0])
+    assert error[-100:].max() <= 1.05 * error[:100].max() and error.max() < 3.0 * h * E_osc[0]
+
+
 def test_implicit_euler_amplification_equals_its_closed_form():
     for w, h in ((2.0, 0.1), (10.0, 0.3)):
         osc = LinearOscillator(1.5, 1.5 * w * w)
@@ -698,3 +732,33 @@ def test_soft_step_with_bilateral_and_unilateral_rows_solves_the_full_system():
             free = np.linalg.solve(K[:5, :5], np.r_[b, -gamma * 0.003 / h])
             assert np.allclose(out.v, free[:4]) and out.z[0] == 0 and out.w[0] >= 0
         assert np.isclose(G[0] @ out.v + R * out.lam[0], -gamma * 0.003 / h)
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+def test_entry_points_refuse_inputs_that_used_to_pass_or_fail_deep_inside():
+    osc = LinearOscillator(1.0, 1.0)
+    with pytest.raises(ValueError, match="t must be a single finite number, got nan"):
+        step(osc, np.nan, [1.0], [0.0], 0.1)
+    with pytest.raises(
+        ValueError, match="times must be a non-empty increasing 1-D array of finite"
+    ):
+        reference_solution(osc, [1.0], [0.0], [0.0, np.nan])  # failed later as "qd non-finite"
+    with pytest.raises(ValueError, match="G is given without phi"):
+        soft_step(np.eye(2), np.ones(2), 0.01, G=np.ones((1, 2)))  # was "G's constraint values"
+    with pytest.raises(ValueError, match="phi_n is given without N"):
+        soft_step(np.eye(2), np.ones(2), 0.01, phi_n=[0.0])
+    with pytest.raises(ValueError, match="^mass must be real"):
+        LinearOscillator(mass=1.0 + 1j)
+    with pytest.raises(ValueError, match="^alpha must be real"):
+        regularization(0.01, 1e-3 + 1j)
+
+
+def test_constrained_step_checks_regularization_and_names_J():
+    from spatial.integrators import constrained_step
+
+    with pytest.raises(ValueError, match="regularization must be >= 0"):
+        constrained_step(np.eye(2), np.ones(2), regularization=-1.0)  # ignored without J
+    with pytest.raises(ValueError, match="J has 2 rows, not a multiple of 1 \\+ tangent_dim = 3"):
+        constrained_step(np.eye(3), np.ones(3), J=np.ones((2, 3)))  # the message said W

@@ -274,7 +274,8 @@ def test_forward_dynamics_satisfies_the_constraints(spatial_loops, rng, method):
     K, k = L.loop_constraints(model, q, qd)
     assert _rel(K @ qdd, k) < TOL
     # the equation of motion with the loop forces (eq. 8.34)
-    H, C = sp.crba(model, q), sp.bias_force(model, q, qd)
+    tree = model.spanning_tree()
+    H, C = sp.crba(tree, q), sp.bias_force(tree, q, qd)
     assert _rel(H @ qdd + C, tau + K.T @ lam) < TOL
     reference, lam_ref = L.loop_forward_dynamics(model, q, qd, tau)
     assert _rel(qdd, reference) < 1e-8 and _rel(lam, lam_ref) < 1e-8
@@ -376,7 +377,7 @@ def test_loop_joint_forces_reproduce_the_motion_and_do_no_work(rng):
         f_ext[lj.successor] += f[l]
         f_ext[lj.predecessor] -= f[l]
     f_ext[0] = 0.0
-    assert _rel(sp.rnea(model, q, qd, qdd, f_ext), tau) < TOL
+    assert _rel(sp.rnea(model.spanning_tree(), q, qd, qdd, f_ext), tau) < TOL
     # the constraint forces do no work on the allowed motion: λᵀ K q̇ = 0
     power = lam @ (K @ qd)
     assert abs(power) < TOL * np.abs(lam).max() * np.abs(qd).max()
@@ -402,7 +403,7 @@ def test_loop_bias_force_subtracts_the_active_loop_forces(spatial_loops, rng):
         )
         tau_a += J_L.T @ f_a
     got = L.loop_bias_force(model, q, qd, tau_loop)
-    assert _rel(got, sp.bias_force(model, q, qd) - tau_a) < TOL
+    assert _rel(got, sp.bias_force(model.spanning_tree(), q, qd) - tau_a) < TOL
     with pytest.raises(ValueError, match="tau_loop must have shape"):
         L.loop_bias_force(model, q, qd, np.zeros(n_a + 1))
 
@@ -437,6 +438,8 @@ def test_G_and_g_errors(rng):
         L.G_and_g(np.stack([K, K]), np.zeros((2, 3)))
     with pytest.raises(ValueError, match="distinct integer indices"):
         L.G_and_g(K, np.zeros(3), independent=(3, 3))
+    with pytest.raises(ValueError, match=r"independent\[0\] must be an integer, got 3.5"):
+        L.G_and_g(K, np.zeros(3), independent=(3.5, 4))  # int() made it (3, 4)
     with pytest.raises(ValueError, match="must index the 5"):
         L.G_and_g(K, np.zeros(3), independent=(3, 7))
     with pytest.raises(ValueError, match="k must have shape"):
@@ -689,7 +692,9 @@ def test_inverse_dynamics_example_8_2():
     qd, qdd = G @ yd, G @ ydd + g
     tau = L.loop_inverse_dynamics(model, q, qd, qdd, actuated=[2, 3])
     u1, u2 = G[1, 0], G[2, 0]
-    book = np.array([[1 / u2, u1 / u2, 1, 0], [0, 0, 0, 1]]) @ sp.rnea(model, q, qd, qdd)
+    book = np.array([[1 / u2, u1 / u2, 1, 0], [0, 0, 0, 1]]) @ sp.rnea(
+        model.spanning_tree(), q, qd, qdd
+    )
     assert _rel(tau[[2, 3]], book) < TOL and np.all(tau[[0, 1]] == 0)
     # forward dynamics with these forces reproduces the motion
     assert _rel(L.loop_forward_dynamics(model, q, qd, tau)[0], qdd) < 1e-9
@@ -857,5 +862,134 @@ def test_remaining_error_paths():
         B.crank_slider(masses=(1.0, 1.0, -1.0))
     with pytest.raises(ValueError, match="l2 must be > 0"):
         B.planar_loop_fig_8_3(l2=0.0)
-    with pytest.raises(ValueError, match="n must be an int"):
+    with pytest.raises(ValueError, match="n must be a positive integer"):
         B.ladder(0)
+
+
+# ----------------------------------------------------------------------------- the tree's dynamics
+
+
+def _floating_four_bar():
+    """The four-bar on a free-floating base (body 1): a floating model with a loop joint."""
+    model = B.floating_base(
+        B.four_bar().spanning_tree().astype(float), inertia=sp.mcI(2.0, [0, 0, 0], np.eye(3))
+    )
+    model.add_loop_joint(3, 4, Revolute("z"), sp.xlt([1.0, 0, 0]), sp.xlt([0.8, 0, 0]), "pin C")
+    return model
+
+
+def _refusals():
+    """(name, call) for every function that computes the tree's equations of motion.
+
+    Not here: ``RedmaxSystem``, which closes revolute and ball loop joints with REDMAX point
+    constraints and refuses only a loop joint it cannot close (tests/test_simulation.py,
+    tests/test_formulations_loops.py); ``maximal.from_model`` refuses by default and keeps the
+    loops with ``loops=True`` (tests/test_formulations_loops.py)."""
+    from spatial import accuracy, constrained, maximal, reduced, symbolic
+    from spatial import dynamics as D
+
+    n, z = 3, np.zeros(3)
+    q = np.array([0.3, 0.2, -0.4])
+    pin = [reduced.PointConstraint(2, (1.0, 0, 0), 3, (0.8, 0, 0), axis=(0, 0, 1))]
+    J_rR = np.ones((3, 1))
+    rope = reduced.ParticleSystem([0.1], attached=[(1, [0.3, 0.0, 0.0])])
+    x0 = np.zeros((0, 3))
+    none = np.zeros(n, bool)
+    fq = _floating_four_bar().neutral_configuration()
+    fz = np.zeros(_floating_four_bar().nv)
+    return [
+        ("rnea", lambda m: D.rnea(m, q, z, z)),
+        ("bias_force", lambda m: D.bias_force(m, q, z)),
+        ("joint_forces", lambda m: D.joint_forces(m, q, z, z)),
+        ("rnea_3d", lambda m: D.rnea_3d(m, q, z, z)),
+        ("crba", lambda m: D.crba(m, q)),
+        ("inertia_product", lambda m: D.inertia_product(m, q, z)),
+        ("coriolis_matrix", lambda m: D.coriolis_matrix(m, q, z)),
+        ("aba", lambda m: D.aba(m, q, z, z)),
+        ("articulated_inertia", lambda m: D.articulated_inertia(m, q)),
+        ("forward_dynamics", lambda m: D.forward_dynamics(m, q, z, z)),
+        ("hybrid_dynamics", lambda m: D.hybrid_dynamics(m, q, z, z, z, none)),
+        ("hybrid_inertia", lambda m: D.hybrid_inertia(m, q, none)),
+        ("geared_forward_dynamics", lambda m: D.geared_forward_dynamics(m, np.eye(3), q, z, z)),
+        ("geared_inverse_dynamics", lambda m: D.geared_inverse_dynamics(m, np.eye(3), q, z, z)),
+        ("crba_with_rotors", lambda m: D.crba_with_rotors(m, q, z)),
+        ("aba_with_rotors", lambda m: D.aba_with_rotors(m, q, z, z, z)),
+        ("handle_inverse_inertia", lambda m: D.handle_inverse_inertia(m, q, z, [3])),
+        ("floating_aba", lambda m: D.floating_aba(_floating_four_bar(), fq, fz, fz[6:])),
+        ("floating_coefficients", lambda m: D.floating_coefficients(_floating_four_bar(), fq, fz)),
+        (
+            "floating_forward_dynamics",
+            lambda m: D.floating_forward_dynamics(_floating_four_bar(), fq, fz, fz[6:]),
+        ),
+        (
+            "floating_inverse_dynamics",
+            lambda m: D.floating_inverse_dynamics(_floating_four_bar(), fq, fz, fz[6:]),
+        ),
+        ("redmax_mass_matrix", lambda m: reduced.redmax_mass_matrix(m, q)),
+        ("redmax_force", lambda m: reduced.redmax_force(m, q, z)),
+        ("redmax_forward_dynamics", lambda m: reduced.redmax_forward_dynamics(m, q, z, z)),
+        ("redmax_step", lambda m: reduced.redmax_step(m, q, z, 0.01)),
+        ("hyper_reduced_mass_matrix", lambda m: reduced.hyper_reduced_mass_matrix(m, J_rR, [0.1])),
+        ("hyper_reduced_force", lambda m: reduced.hyper_reduced_force(m, J_rR, [0.1], [0.0])),
+        (
+            "hyper_reduced_forward_dynamics",
+            lambda m: reduced.hyper_reduced_forward_dynamics(m, J_rR, [0.1], [0.0]),
+        ),
+        ("coupled_mass_matrix", lambda m: reduced.coupled_mass_matrix(m, rope, q, x0)),
+        ("coupled_force", lambda m: reduced.coupled_force(m, rope, q, x0, z, x0)),
+        (
+            "coupled_forward_dynamics",
+            lambda m: reduced.coupled_forward_dynamics(m, rope, q, x0, z, x0),
+        ),
+        ("inverse_inertia_factor", lambda m: reduced.inverse_inertia_factor(m, q)),
+        ("inverse_inertia_product", lambda m: reduced.inverse_inertia_product(m, q, z)),
+        ("inverse_inertia", lambda m: reduced.inverse_inertia(m, q)),
+        (
+            "recursive_hybrid_dynamics",
+            lambda m: reduced.recursive_hybrid_dynamics(m, q, z, z, z, none),
+        ),
+        ("delassus_matrix", lambda m: reduced.delassus_matrix(m, q, np.ones((1, 3)))),
+        ("dual_forward_dynamics", lambda m: reduced.dual_forward_dynamics(m, q, z, z, pin)),
+        (
+            "constrained_forward_dynamics",
+            lambda m: reduced.constrained_forward_dynamics(m, q, z, z, pin),
+        ),
+        ("constrained_step", lambda m: reduced.constrained_step(m, q, z, 0.01, z, pin)),
+        ("staggered_step", lambda m: reduced.staggered_step(m, q, z, 0.01, [], 0.5)),
+        ("bisp_step", lambda m: reduced.bisp_step(m, q, z, 0.01, [])),
+        ("joint_reaction_forces", lambda m: reduced.joint_reaction_forces(m, q, z, z)),
+        ("rnea_base_coordinates", lambda m: accuracy.rnea_base_coordinates(m, q, z, z)),
+        ("backward_error", lambda m: accuracy.backward_error(m, q, z, z, z)),
+        ("big_matrix_dynamics", lambda m: constrained.big_matrix_dynamics(m, q, z, z)),
+        ("planar_chain_data", lambda m: symbolic.planar_chain_data(m)),
+        ("generate_planar_rnea", lambda m: symbolic.generate_planar_rnea(m)),
+        ("maximal.from_model", lambda m: maximal.from_model(m)),
+        ("CoupledSystem", lambda m: sp.systems.CoupledSystem(m, rope)),
+    ]
+
+
+@pytest.mark.parametrize("name, call", _refusals(), ids=[name for name, _ in _refusals()])
+def test_every_function_of_the_tree_dynamics_refuses_loop_joints(name, call):
+    """Each names itself, the loop joint and the ch. 8 alternatives; on the spanning tree the
+    same call runs (it answers for the open tree, as asked)."""
+    model = B.four_bar()
+    message = rf"{name} computes the dynamics of a kinematic tree.*\('pin C'\).*loop_forward"
+    with pytest.raises(ValueError, match=message):
+        call(model)
+    if not name.startswith("floating"):
+        call(model.spanning_tree())
+
+
+def test_kinematics_and_the_loop_functions_still_take_a_loop_model(four_bar_and_open_tree):
+    model, open_tree, q, qd, tau = four_bar_and_open_tree
+    np.testing.assert_array_equal(sp.body_poses(model, q), sp.body_poses(open_tree, q))
+    np.testing.assert_array_equal(sp.body_jacobian(model, q, 3), sp.body_jacobian(open_tree, q, 3))
+    assert np.isclose(sp.kinetic_energy(model, q, qd), sp.kinetic_energy(open_tree, q, qd))
+    L.loop_forward_dynamics(model, q, qd, tau)
+    # the systems' mass matrices are the spanning tree's H (and GᵀHG in independent coordinates)
+    H = sp.crba(open_tree, q)
+    np.testing.assert_allclose(sp.systems.TreeSystem(model).mass_matrix(q), H, rtol=1e-13)
+    closure = L.four_bar_closure()
+    _, G, _ = closure.jacobians([0.8], [0.0])
+    M = ClosureSystem(model, closure).mass_matrix(np.array([0.8]))
+    np.testing.assert_allclose(M, G.T @ H @ G, rtol=1e-12)

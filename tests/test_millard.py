@@ -308,3 +308,12 @@ def test_spline_rejects_bad_control_points():
         QuinticBezierSpline([px[::-1]], [py], (0, 2))
     with pytest.raises(ValueError, match="share their end points"):
         QuinticBezierSpline([px, px + 2.0], [py, py], (0, 2))
+
+
+@pytest.mark.parametrize("bad", [2.0, -0.1, np.nan, "0.5"])
+def test_scale_curviness_refuses_what_is_not_in_the_unit_interval(bad):
+    from spatial.forces.millard import scale_curviness
+
+    with pytest.raises(ValueError, match="curviness"):
+        scale_curviness(bad)  # 2.0 gave 1.7, nan gave nan
+    assert scale_curviness(0.5) == pytest.approx(0.5)

@@ -324,3 +324,101 @@ def test_random_helpers_give_valid_model_data(rng):
     m, c, I_c = sp.inertia_params(I)
     moments = np.linalg.eigvalsh(I_c)
     assert np.all(moments > 0) and np.all(moments[..., 2] < moments[..., 0] + moments[..., 1])
+
+
+# ----------------------------------------------------------------------------- spanning tree
+
+
+def test_spanning_tree_is_the_model_without_its_loop_joints(four_bar_and_open_tree):
+    model, open_tree, q, qd, tau = four_bar_and_open_tree
+    tree = model.spanning_tree()
+    assert (tree.NB, tree.nq, tree.nv, tree.NL, model.NL) == (3, 3, 3, 0, 1)
+    assert tree.parent == open_tree.parent and tree.names == open_tree.names
+    for i in range(1, 4):  # a shallow copy: the joints and arrays are the model's own
+        assert tree.joints[i] is model.joints[i] and tree.inertia[i] is model.inertia[i]
+        assert tree.X_tree[i] is model.X_tree[i]
+        np.testing.assert_allclose(tree.inertia[i], open_tree.inertia[i], rtol=1e-14, atol=1e-16)
+        np.testing.assert_array_equal(tree.X_tree[i], open_tree.X_tree[i])
+    assert tree.gravity is model.gravity
+    # the same object on every call, so its constant caches are computed once
+    assert model.spanning_tree() is tree
+    assert tree.motion_constants() is model.spanning_tree().motion_constants()
+    assert tree.spanning_tree() is tree
+    # a tree is its own spanning tree
+    assert open_tree.spanning_tree() is open_tree
+
+
+def test_spanning_tree_follows_bodies_and_parts_added_or_replaced_later(four_bar_and_open_tree):
+    model, open_tree, q, qd, tau = four_bar_and_open_tree
+    tree = model.spanning_tree()
+    # a loop joint added later is not part of the tree: the cached tree still serves
+    model.add_loop_joint(1, 3, Revolute("z"), sp.xlt([0.3, 0, 0]), np.eye(6), name="extra")
+    assert model.NL == 2 and model.spanning_tree() is tree and tree.NL == 0
+    # a body added later is: the next call builds a new tree, the old one is left as it was
+    model.add_body(3, Revolute("z"), sp.xlt([0.8, 0, 0]), I1, name="tip")
+    open_tree.add_body(3, Revolute("z"), sp.xlt([0.8, 0, 0]), I1, name="tip")
+    grown = model.spanning_tree()
+    assert grown is not tree and (grown.NB, grown.nq, grown.NL, tree.NB, tree.nq) == (4, 4, 0, 3, 3)
+    q4, qd4, tau4 = np.r_[q, 0.2], np.r_[qd, -0.4], np.r_[tau, 0.1]
+    np.testing.assert_allclose(
+        sp.aba(grown, q4, qd4, tau4), sp.aba(open_tree, q4, qd4, tau4), rtol=1e-12
+    )
+    # replacing an inertia (or a joint, a tree transform, gravity) also makes a new tree
+    model.inertia[4] = open_tree.inertia[4] = 2.0 * I1
+    heavier = model.spanning_tree()
+    assert heavier is not grown and heavier.inertia[4] is model.inertia[4]
+    np.testing.assert_allclose(
+        sp.aba(heavier, q4, qd4, tau4), sp.aba(open_tree, q4, qd4, tau4), rtol=1e-12
+    )
+    model.gravity = np.array([0.0, -1.62, 0.0])
+    assert model.spanning_tree().gravity is model.gravity
+
+
+def test_a_tree_that_gains_a_loop_joint_is_refused_and_its_spanning_tree_is_new():
+    model = chain(Revolute("z"), Revolute("z"), Revolute("z"))
+    q, zero = np.array([0.3, -0.2, 0.5]), np.zeros(3)
+    before = sp.aba(model, q, zero, zero)
+    assert model.spanning_tree() is model
+    model.add_loop_joint(3, 0, Revolute("z"), sp.xlt([0, 0, 0.3]), np.eye(6))
+    with pytest.raises(ValueError, match=r"loop joint \('loop0'\)"):
+        sp.aba(model, q, zero, zero)
+    tree = model.spanning_tree()
+    assert tree is not model and tree.NL == 0
+    np.testing.assert_array_equal(sp.aba(tree, q, zero, zero), before)
+
+
+def test_a_spanning_tree_cannot_be_grown_but_a_copy_of_it_can(four_bar_and_open_tree):
+    model = four_bar_and_open_tree[0]
+    tree = model.spanning_tree()
+    with pytest.raises(ValueError, match="spanning tree of another model"):
+        tree.add_body(1, Revolute("z"), np.eye(6), I1)
+    with pytest.raises(ValueError, match="spanning tree of another model"):
+        tree.add_loop_joint(2, 3, Revolute("z"), np.eye(6), np.eye(6))
+    assert tree.NB == 3 and model.spanning_tree() is tree  # nothing was added
+    own = tree.astype(np.float64)
+    assert own.add_body(1, Revolute("z"), np.eye(6), I1) == 4 and tree.NB == 3
+
+
+def test_check_tree_and_check_state_refuse_loop_joints_by_name(four_bar_and_open_tree):
+    model, _, q, qd, _ = four_bar_and_open_tree
+    model.add_loop_joint(1, 3, Revolute("z"), sp.xlt([0.3, 0, 0]), np.eye(6), name="extra")
+    message = (
+        r"my_dynamics computes the dynamics of a kinematic tree, but this model has 2 loop "
+        r"joints \('pin C', 'extra'\).*loop_forward_dynamics.*loop_inverse_dynamics"
+        r".*spatial\.systems\.ClosureSystem.*spatial\.reduced\.constrained_forward_dynamics"
+        r".*my_dynamics\(model\.spanning_tree\(\), \.\.\.\)"
+    )
+    with pytest.raises(ValueError, match=message):
+        model.check_tree("my_dynamics")
+    with pytest.raises(ValueError, match=message):
+        model.check_state(q, qd, tree_dynamics="my_dynamics")
+    # kinematics stays allowed: the state check alone, and the tree's functions on the tree
+    assert model.check_state(q, qd)[0] is not None
+    model.spanning_tree().check_tree("my_dynamics")
+
+
+@pytest.mark.parametrize("dtype", ["banana", 3.5, int, "complex128"])
+def test_astype_refuses_what_is_not_a_floating_type_with_the_promised_valueerror(dtype):
+    model = sp.builders.double_pendulum()
+    with pytest.raises(ValueError, match="dtype must be float32, float64 or longdouble"):
+        model.astype(dtype)

@@ -310,3 +310,30 @@ def test_muscle_law_rejects_bad_parameters(kwargs, match):
     params = {"f_opt": 100.0, "l_opt": 0.1, "v_max": 10.0, "activation": 0.5} | kwargs
     with pytest.raises(ValueError, match=match):
         MuscleLaw(**params)
+
+
+@pytest.mark.parametrize("length", [-0.5, 0.0, 0.05])
+def test_path_length_must_exceed_the_tendon_length_as_for_the_musculotendon_law(length):
+    # l <= l_T leaves the fibre no length (or a negative one); MusculotendonLaw refuses it too
+    law = MuscleLaw(f_opt=100.0, l_opt=0.1, v_max=10.0, tendon_length=0.05)
+    with pytest.raises(ValueError, match="path length must exceed the tendon length 0.05"):
+        law(length, 0.0)
+    with pytest.raises(ValueError, match="path length must exceed the tendon length 0.05"):
+        law.normalized(np.array([0.1, length]), np.zeros(2))
+    with pytest.raises(ValueError, match="path length must exceed the tendon length 0.0"):
+        MuscleLaw(f_opt=100.0, l_opt=0.1, v_max=10.0)(-0.5, 0.0)
+
+
+def test_from_conditions_takes_segments_orders_and_values_exactly():
+    smoothstep = [(0, 0, 0.0, 0.0), (0, 1, 0.0, 0.0), (0, 0, 1.0, 1.0), (0, 1, 1.0, 0.0)]
+    two = [0.0, 1.0, 2.0]
+    conds = [(0, 0, 0.0, 0.0), (0, 1, 0.0, 0.0), (True, 0, 2.0, 1.0), (1, 1, 2.0, 0.0)]
+    conds += [(0, 0, 0.5, 0.1), (1, 0, 1.5, 0.9)]  # 4n - (n - 1)(1 + 1) = 6 for C1
+    with pytest.raises(ValueError, match=r"condition segment must be an integer in \[0, 1\], got"):
+        PiecewiseCubic.from_conditions(two, conds)  # True was segment 1
+    with pytest.raises(ValueError, match="condition order must be an integer in .* got 1.0"):
+        PiecewiseCubic.from_conditions([0.0, 1.0], [(0, 1.0, 0.0, 0.0)] + smoothstep[1:])
+    with pytest.raises(ValueError, match="continuity must be an integer in .* the bool True"):
+        PiecewiseCubic.from_conditions(two, conds, continuity=True)
+    with pytest.raises(ValueError, match="condition value must be real"):
+        PiecewiseCubic.from_conditions([0.0, 1.0], smoothstep[:3] + [(0, 1, 1.0, 1j)])

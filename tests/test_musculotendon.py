@@ -281,3 +281,12 @@ def test_chapter_13_millard_checkers_accept_solutions_and_reject_mistakes():
         ch13.CHECKS["13.5"](lambda law, l: np.hypot(l - law.tendon_slack_length, law.thickness))
     with pytest.raises(AssertionError, match="f_M cos α"):
         ch13.CHECKS["13.5"](lambda law, l: 1.01 * balance(law, l))
+
+
+def test_integrate_activation_takes_one_sequence_and_one_initial_value():
+    with pytest.raises(ValueError, match=r"excitation must be one sequence .* got \(3, 2\)"):
+        integrate_activation(np.ones((3, 2)), 0.1, 0.01)  # was flattened into six steps
+    with pytest.raises(ValueError, match="a0 must be one number in"):
+        integrate_activation(np.ones(3), [0.1, 0.2], 0.01)
+    with pytest.raises(ValueError, match="^excitation must be real"):
+        activation_rate(0.5 + 1j, 0.2)

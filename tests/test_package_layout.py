@@ -67,11 +67,15 @@ OTHER_NAMES = {
 
 # public names added to a package after the split (Sueda's joint zoo, §2.4; Jansen's leg)
 ADDED_ALL = {
+    "vectors": {"transform_dyadic"},  # Featherstone Table 2.5
     "joints": {
         "Universal", "SphericalEuler", "PlanarTranslation", "Translational", "SphericalExp",
         "Composite", "free_2d", "free_3d", "SplineCurve", "SplineSurface",
     },
-    "builders": {"JANSEN_LENGTHS", "jansen_points", "jansen_leg"},
+    "builders": {
+        "ElbowArm", "elbow_arm26",  # notebook 13b's arm (OpenSim arm26)
+        "JANSEN_LENGTHS", "jansen_points", "jansen_leg",  # project P3
+    },
 }  # fmt: skip
 
 

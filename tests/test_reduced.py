@@ -363,3 +363,28 @@ def test_forward_dynamics_uses_jdot_times_qdot_from_the_forward_pass(rng):
     accelerations = body_accelerations(model, q, qd, np.zeros_like(qd))[..., 1:, :]
     Jd_qd = (redmax_jacobian_dot(model, q, qd) @ qd[..., None])[..., 0]
     assert rel_err(Jd_qd, accelerations.reshape(3, -1)) < TOL
+
+
+# ----------------------------------------------------------------------------- loop joints
+
+
+def test_redmax_refuses_loop_joints_and_answers_for_the_spanning_tree_on_request(
+    four_bar_and_open_tree,
+):
+    """REDMAX refuses a model with a loop joint (naming it and pointing at the loop methods and
+    REDMAX constraints); on spanning_tree() it gives the hand-built tree's ABA answer."""
+    model, open_tree, q, qd, tau = four_bar_and_open_tree
+    refusal = (
+        r"redmax_forward_dynamics computes .* loop joint \('pin C'\).*loop_forward_dynamics"
+        r".*constrained_forward_dynamics.*spanning_tree\(\)"
+    )
+    with pytest.raises(ValueError, match=refusal):
+        redmax_forward_dynamics(model, q, qd, tau)
+    with pytest.raises(ValueError, match=r"redmax_mass_matrix .*'pin C'"):
+        redmax_mass_matrix(model, q)
+    with pytest.raises(ValueError, match=r"redmax_force .*'pin C'"):
+        redmax_force(model, q, qd, tau)
+    got = redmax_forward_dynamics(model.spanning_tree(), q, qd, tau)
+    assert rel_err(got, aba(open_tree, q, qd, tau)) < TOL
+    # kinematics of the tree stays well defined on the loop model
+    np.testing.assert_array_equal(redmax_jacobian(model, q), redmax_jacobian(open_tree, q))

@@ -39,9 +39,10 @@ def rel_err(a, b) -> float:
 
 
 def four_bar_state(y=0.8, yd=1.3, branch=1):
+    """The four-bar's spanning tree (REDMAX closes the loop with ``PIN``) at a closed state."""
     closure = L.four_bar_closure(*LENGTHS, branch=branch)
     q, G, _ = closure.jacobians(np.array([y]), np.array([yd]))
-    return builders.four_bar(*LENGTHS), q, G @ np.array([yd])
+    return builders.four_bar(*LENGTHS).spanning_tree(), q, G @ np.array([yd])
 
 
 def block_on_prismatic(mass=2.0, g=9.81):
@@ -72,7 +73,7 @@ def test_four_bar_by_redmax_kkt_equals_featherstone_loop_method(y, yd, branch):
     model, q, qd = four_bar_state(y, yd, branch)
     tau = np.array([0.3, -0.2, 0.5])
     sol = constrained_forward_dynamics(model, q, qd, tau, [PIN])
-    qdd_ref, _ = loop_forward_dynamics(model, q, qd, tau)
+    qdd_ref, _ = loop_forward_dynamics(builders.four_bar(*LENGTHS), q, qd, tau)
     assert rel_err(sol.qdd, qdd_ref) <= 1e-10
     # the constraint force -Gᵀλ is what the loop joint exerts: M q̈ = f_r - Gᵀλ
     rows = constraint_rows(model, q, qd, [PIN])
@@ -346,9 +347,25 @@ def test_loop_force_of_the_hinge_rows_is_featherstones_loop_joint_force():
     f_ext = np.zeros((model.NB + 1, 6))
     for i in range(1, model.NB + 1):
         f_ext[i] = to_base[i - 1] @ wrench[i - 1]
-    qdd_f, lam_f = loop_forward_dynamics(model, q, qd, tau)
-    f_loop = loop_joint_forces(model, q, lam_f)[0]  # on the successor (rocker, body 3)
+    loop_model = builders.four_bar(*LENGTHS)  # Featherstone's: the tree and its loop joint
+    qdd_f, lam_f = loop_forward_dynamics(loop_model, q, qd, tau)
+    f_loop = loop_joint_forces(loop_model, q, lam_f)[0]  # on the successor (rocker, body 3)
     assert rel_err(f_ext[3], f_loop) <= 1e-9 and rel_err(f_ext[2], -f_loop) <= 1e-9
     ref = joint_forces(model, q, qd, sol.qdd, f_ext)[1:]
     got = sp.reduced.joint_reaction_forces(model, q, qd, sol.qdd, f_ext)
     assert rel_err(got, ref) <= 1e-10
+
+
+def test_constraint_items_with_non_integer_indices_or_nan_bounds_are_refused():
+    model = builders.double_pendulum()
+    q, qd = np.array([0.1, 0.2]), np.zeros(2)
+    with pytest.raises(ValueError, match="body of PointContact.* must be an integer, got 1.5"):
+        constraint_rows(model, q, qd, [PointContact(1.5, (0.0, 0.0, 0.0))])  # int() truncated
+    with pytest.raises(ValueError, match="JointLimit index must be an integer, got the bool"):
+        constrained_forward_dynamics(model, q, qd, inequalities=[JointLimit(True, -1.0, 1.0)])
+    with pytest.raises(ValueError, match="JointLimit lower contains non-finite"):
+        constrained_forward_dynamics(model, q, qd, inequalities=[JointLimit(0, np.nan, 1.0)])
+    with pytest.raises(ValueError, match="contact height contains non-finite"):
+        constraint_rows(model, q, qd, [PointContact(1, (0.0, 0.0, 0.0), height=np.nan)])
+    with pytest.raises(ValueError, match="^JointConstraint rows must be real"):
+        constraint_rows(model, q, qd, [JointConstraint(np.ones((1, 2)) + 0j)])

@@ -229,3 +229,12 @@ def test_singular_mass_matrix_is_an_error():
     x0 = np.zeros((0, 3))
     with pytest.raises(ValueError, match="M_R is singular"):
         rd.coupled_forward_dynamics(model, ps, [0.1], x0, [0.2], x0)
+
+
+def test_particle_system_refuses_float_spring_indices_and_complex_masses():
+    with pytest.raises(ValueError, match="springs must be an integer array of node pairs"):
+        rd.ParticleSystem([1.0, 1.0], springs=[(0.0, 1.7)], stiffness=[1.0], rest_length=[1.0])
+    with pytest.raises(ValueError, match="node 0: attachment body must be a non-negative integer"):
+        rd.ParticleSystem([1.0], attached=[(1.5, [0.0, 0.0, 0.0])])
+    with pytest.raises(ValueError, match="^masses must be real"):
+        rd.ParticleSystem([1.0 + 1j])

@@ -103,3 +103,11 @@ def test_matrix_gains_are_refused():
     model = builders.planar_chain(3)
     with pytest.raises(ValueError, match="one gain per velocity variable"):
         inverse_inertia_factor(model, np.zeros(3), h=0.1, damping=np.eye(3))
+
+
+def test_a_step_h_that_is_not_positive_is_refused_even_without_gains():
+    model = builders.double_pendulum()
+    with pytest.raises(ValueError, match="h must be > 0, got -0.1"):
+        inverse_inertia_factor(model, np.zeros(2), h=-0.1)  # silently unused before
+    with pytest.raises(ValueError, match="^x must be real"):
+        inverse_inertia_product(model, np.zeros(2), np.ones(2) + 1j)

@@ -80,7 +80,7 @@ def test_staggered_projections_agree_with_box_friction_at_convergence():
 
 def test_staggered_bad_input_and_non_convergence():
     model = sliding_block()
-    with pytest.raises(ValueError, match="mu must be ≥ 0"):
+    with pytest.raises(ValueError, match="mu must be >= 0"):
         staggered_step(model, np.zeros(2), np.ones(2), 0.01, FLOOR, -0.1)
     with pytest.raises(LCPError, match="did not converge"):
         staggered_step(model, np.zeros(2), np.array([1.0, 0.0]), 0.01, FLOOR, 0.5, max_iter=1)
@@ -125,7 +125,7 @@ def test_bisp_with_zero_friction_is_a_plain_redmax_step():
 def test_bisp_bad_input():
     model = wheel()
     q, qd = np.zeros(1), np.ones(1)
-    with pytest.raises(ValueError, match="mu must be ≥ 0"):
+    with pytest.raises(ValueError, match="mu must be >= 0"):
         revolute_friction(1, -0.1, 0.02)
     with pytest.raises(ValueError, match="given twice"):
         bisp_step(model, q, qd, 0.01, [revolute_friction(1, 0.1, 0.02)] * 2)
@@ -144,7 +144,7 @@ def test_bisp_with_a_loop_closure():
     closure = loops.four_bar_closure(*lengths)
     q, Gy, _ = closure.jacobians(np.array([0.8]), np.array([1.3]))
     qd = Gy @ np.array([1.3])
-    model = builders.four_bar(*lengths)
+    model = builders.four_bar(*lengths).spanning_tree()  # REDMAX closes the loop with `pin`
     pin = [sp.reduced.PointConstraint(2, (1.0, 0, 0), 3, (0.8, 0, 0), axis=(0, 0, 1))]
     h = 0.01
     # without friction: the constrained velocity step
@@ -196,7 +196,7 @@ def test_bisp_with_external_frictional_contact_equals_staggered_projections():
         qda, qdb = ra.qd, rb.qd
         assert np.allclose(qb, qa, atol=1e-10) and np.allclose(qdb, qda, atol=1e-10)
     assert abs(qda[0]) < 1e-12 and abs(qa[1]) < 1e-12  # stopped on the floor
-    with pytest.raises(ValueError, match="mu_contacts must be ≥ 0"):
+    with pytest.raises(ValueError, match="mu_contacts must be >= 0"):
         bisp_step(model, qa, qda, h, [], contacts=FLOOR, mu_contacts=-1.0)
 
 
@@ -214,3 +214,24 @@ def test_wheel_on_a_frictional_pin_and_a_floor():
     decel = mu * m * G * r / (0.5 * m * R**2)
     assert res.qd[1] == pytest.approx(5.0 - h * decel, abs=1e-9) and abs(res.qd[0]) < 1e-12
     assert res.alpha[-1] == pytest.approx(m * G * h)
+
+
+def test_indices_and_friction_coefficients_are_checked_exactly():
+    model = wheel()
+    q, qd = np.zeros(1), np.ones(1)
+    with pytest.raises(ValueError, match="joint must be a positive integer, got 1.5"):
+        revolute_friction(1.5, 0.1, 0.02)  # int(1.5) was joint 1
+    bad = JointFriction(1.5, 0.1, np.zeros((2, 6)), np.zeros((1, 6)))
+    with pytest.raises(ValueError, match="JointFriction joint must be an integer, got 1.5"):
+        bisp_step(model, q, qd, 0.01, [bad])
+    with pytest.raises(ValueError, match="^normals of joint 1 must be real"):
+        bisp_step(
+            model, q, qd, 0.01, [JointFriction(1, 0.1, np.zeros((2, 6)) + 0j, np.zeros((1, 6)))]
+        )
+    block = sliding_block()
+    with pytest.raises(ValueError, match="max_iter must be a positive integer, got 2.5"):
+        staggered_step(block, np.zeros(2), np.ones(2), 0.01, FLOOR, 0.1, max_iter=2.5)
+    with pytest.raises(ValueError, match="^mu must be real"):
+        staggered_step(block, np.zeros(2), np.ones(2), 0.01, FLOOR, 0.1 + 0j)
+    with pytest.raises(ValueError, match="mu must be a scalar or a vector of length 1"):
+        staggered_step(block, np.zeros(2), np.ones(2), 0.01, FLOOR, [0.1, 0.2])

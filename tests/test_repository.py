@@ -89,10 +89,18 @@ def _assert_exercise_block(number: str, block: list[dict], solution_tags: set[st
 def test_notebook_has_its_study_aids(path):
     """Links to what it builds on, a prompt to predict before each widget, a summary."""
     cells = _cells(path)
-    intro = _source(cells[0])
-    assert "**Builds on:**" in intro, "the title cell says which chapters it builds on"
+    # the opening (title, problem, picture) says what the chapter builds on before section 1
+    opening = []
+    for cell in cells:
+        text = _source(cell) if cell["cell_type"] == "markdown" else ""
+        if "\n## " in "\n" + text:
+            break
+        opening.append(text)
+    intro = next((text for text in opening if "**Builds on:**" in text), "")
+    assert intro, "the opening says which chapters it builds on"
     others = [p.resolve() for p in NOTEBOOKS if p != path] + [ROOT / "notebooks" / "notation.md"]
-    linked = re.findall(r"\]\(([^)]+)\)", intro.split("**Builds on:**")[1])
+    paragraph = intro.split("**Builds on:**")[1].split("\n\n")[0]
+    linked = [name for name in re.findall(r"\]\(([^)#]+)\)", paragraph) if "glossary" not in name]
     assert linked and all((path.parent / name).resolve() in others for name in linked), linked
     for k, cell in enumerate(cells):
         code = _source(cell) if cell["cell_type"] == "code" else ""

@@ -264,3 +264,27 @@ def test_bad_input_raises():
         rnea(model, np.zeros((3, 3)), z, z, np.zeros((2, 4, 6)))
     with pytest.raises(ValueError, match="q of joint"):
         rnea(sp.builders.humanoid(floating=True), np.zeros(22), np.zeros(21), np.zeros(21))
+
+
+# ----------------------------------------------------------------------------- loop joints
+
+
+def test_rnea_refuses_loop_joints_and_answers_for_the_spanning_tree_on_request(
+    four_bar_and_open_tree,
+):
+    """A model with a loop joint is refused (naming the joint and pointing at the ch. 8
+    functions); the open tree's τ, asked for with spanning_tree(), is a hand-built tree's."""
+    model, open_tree, q, qd, qdd = four_bar_and_open_tree
+    refusal = r"rnea computes .* loop joint \('pin C'\).*loop_forward_dynamics.*spanning_tree\(\)"
+    with pytest.raises(ValueError, match=refusal):
+        rnea(model, q, qd, qdd)
+    for refused in (
+        lambda m: bias_force(m, q, qd),
+        lambda m: joint_forces(m, q, qd, qdd),
+        lambda m: rnea_3d(m, q, qd, qdd),
+    ):
+        with pytest.raises(ValueError, match="'pin C'"):
+            refused(model)
+    tree = model.spanning_tree()
+    np.testing.assert_allclose(rnea(tree, q, qd, qdd), rnea(open_tree, q, qd, qdd), rtol=1e-13)
+    np.testing.assert_allclose(rnea_3d(tree, q, qd, qdd), rnea(open_tree, q, qd, qdd), rtol=1e-12)

@@ -7,7 +7,7 @@ from scipy.integrate import solve_ivp
 import spatial as sp
 from spatial import builders as B
 from spatial.dynamics import loops as L
-from spatial.joints import Revolute
+from spatial.joints import Prismatic, Revolute
 from spatial.reduced import ParticleSystem
 from spatial.simulation import Trajectory, simulate
 from spatial.systems import (
@@ -212,7 +212,15 @@ def test_redmax_and_aba_give_the_same_trajectory():
     assert np.abs(redmax_run.q - aba_run.q).max() < 1e-10 * (1 + np.abs(aba_run.q).max())
     assert np.abs(redmax_run.v - aba_run.v).max() < 1e-10 * (1 + np.abs(aba_run.v).max())
     assert np.allclose(RedmaxSystem(model).mass_matrix(q0), sp.crba(model, q0), atol=1e-12)
-    # a model with loop joints is closed by point constraints: tests/test_formulations_loops.py
+    # loop joints are closed by their point constraints (tests/test_formulations_loops.py); a
+    # loop joint that has none would be ignored, so it is refused as by the tree functions
+    slotted = B.four_bar()
+    slotted.add_loop_joint(1, 3, Prismatic("x"), np.eye(6), np.eye(6), "slot")
+    refusal = (
+        r"RedmaxSystem .* loop joints \('pin C', 'slot'\).*spanning_tree.*'slot' is a Prismatic"
+    )
+    with pytest.raises(ValueError, match=refusal):
+        RedmaxSystem(slotted)
 
 
 def _rope_on_pendulum():
@@ -250,7 +258,9 @@ def test_coupled_system_rejects_bad_states_and_models():
         system.check_state(q0[:-1], v0)
     with pytest.raises(ValueError, match="finite"):
         system.check_state(np.where(np.arange(10) == 4, np.nan, q0), v0)
-    with pytest.raises(ValueError, match="without loop joints"):
+    with pytest.raises(ValueError, match=r"CoupledSystem .* loop joint \('pin C'\)"):
         CoupledSystem(B.four_bar(), system.particles)
+    with pytest.raises(ValueError, match="needs a spatial.Model"):
+        CoupledSystem("model", system.particles)
     with pytest.raises(ValueError, match="ParticleSystem"):
         CoupledSystem(system.model, "rope")

@@ -374,3 +374,74 @@ def test_a_resting_stack_step_validates_no_matrix(matrix_checks, monkeypatch):
     assert len(info.contacts) >= 8 and info.impulses.converged
     assert stabilizations  # the post-stabilization LCP ran too
     assert matrix_checks == []  # once 2,714 checks, through disc_qp, for 12 contacts
+
+
+# ------------------------------------------- the real-number and integer rules of _validate
+
+
+@pytest.mark.parametrize(
+    "convert",
+    [
+        lambda x: validate.as_array(x, "q", (2,)),
+        lambda x: validate.as_float_array(x, "q", (2,)),
+        lambda x: validate.as_scalar_array(x, "q"),
+        lambda x: validate.vector(x, "q", 2),
+        lambda x: validate.matrix(np.stack([x, x]), "q", 2),
+        lambda x: validate.square_matrix(np.stack([x, x]), "q"),
+        lambda x: validate.friction_coefficients(x, 2, "q"),
+        lambda x: validate.real_array(x, "q"),
+    ],
+)
+def test_every_converter_refuses_complex_arrays_by_name(convert):
+    # NumPy would drop the tiny imaginary part with nothing more than a ComplexWarning
+    with pytest.raises(ValueError, match="^q must be real, got a complex array"):
+        convert(np.array([0.1 + 1e-20j, 0.2]))
+
+
+def test_scalar_checks_refuse_complex_numbers_and_strings():
+    for check in (validate.positive_scalar, validate.nonnegative_scalar, validate.finite_scalar):
+        with pytest.raises(ValueError, match="^h must be real, got a complex number"):
+            check(np.complex128(0.1), "h")
+    with pytest.raises(ValueError, match="h must be a number .*got a string '0.1'"):
+        validate.positive_scalar("0.1", "h")  # NumPy would parse it
+    with pytest.raises(ValueError, match="t must be a single finite number, got '1'"):
+        validate.finite_scalar("1", "t")
+    assert validate.finite_scalar(np.float32(-2.5), "t") == -2.5
+
+
+def test_object_arrays_of_symbols_are_not_complex():
+    symbols = spatial.symbolic.symbol_array("q", (2,))
+    assert validate.real(symbols, "q") is not None  # what the symbolic tracing runs on
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (3.7, "n must be a positive integer, got 3.7"),  # int(3.7) would be 3
+        (3.0, "n must be a positive integer, got 3.0"),
+        (True, "n must be a positive integer, got the bool True"),
+        (np.bool_(True), "n must be a positive integer, got the bool"),
+        ("3", "n must be a positive integer, got '3'"),
+        (0, "n must be a positive integer, got 0"),
+        (None, "n must be a positive integer, got None"),
+    ],
+)
+def test_integer_takes_sizes_exactly(bad, message):
+    with pytest.raises(ValueError, match=message):
+        validate.integer(bad, "n", minimum=1)
+
+
+def test_integer_accepts_numpy_integers_and_states_its_range():
+    assert validate.integer(np.int64(3), "n", minimum=1) == 3
+    assert type(validate.integer(np.array(4), "n")) is int
+    with pytest.raises(ValueError, match=r"i must be an integer in \[0, 5\], got 7"):
+        validate.integer(7, "i", 0, 5)
+    with pytest.raises(ValueError, match="i must be a non-negative integer, got -1"):
+        validate.integer(-1, "i", minimum=0)
+    assert validate.integers(np.array([1, 2]), "sizes", minimum=1) == (1, 2)
+    with pytest.raises(ValueError, match=r"sizes\[1\] must be a positive integer, got 2.5"):
+        validate.integers([3, 2.5], "sizes", minimum=1)
+    with pytest.raises(ValueError, match="sizes must be a sequence of integers, got 3"):
+        validate.integers(3, "sizes")
+    with pytest.raises(ValueError, match="max_iter must be a positive integer, got 2.5"):
+        validate.iteration_limit(2.5, 3)

@@ -296,3 +296,23 @@ def test_forward_dynamics_bad_input():
         forward_dynamics(model, np.zeros(3), np.zeros(3), np.zeros(2))
     with pytest.raises(ValueError, match="row 0 is the fixed base"):
         forward_dynamics(model, np.zeros(3), np.zeros(3), np.zeros(3), np.ones((4, 6)))
+
+
+# ----------------------------------------------------------------------------- loop joints
+
+
+def test_forward_dynamics_refuses_loop_joints_and_answers_for_the_spanning_tree_on_request(
+    four_bar_and_open_tree,
+):
+    """The inertia-matrix method refuses a model with a loop joint (naming it and pointing at
+    the ch. 8 functions); on spanning_tree() it solves the hand-built tree's H q̈ = τ - C."""
+    model, open_tree, q, qd, tau = four_bar_and_open_tree
+    refusal = (
+        r"forward_dynamics computes .* loop joint \('pin C'\).*loop_forward_dynamics"
+        r".*spanning_tree\(\)"
+    )
+    with pytest.raises(ValueError, match=refusal):
+        forward_dynamics(model, q, qd, tau)
+    expected = np.linalg.solve(crba(open_tree, q), tau - bias_force(open_tree, q, qd))
+    got = forward_dynamics(model.spanning_tree(), q, qd, tau)
+    np.testing.assert_allclose(got, expected, rtol=1e-12)

@@ -212,3 +212,80 @@ def test_count_lines_without_source_charges_line_numbers():
         (2, "", 1, 0),
         (3, "", 0, 1),
     ]
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+def test_unknown_operators_and_malformed_nodes_are_refused():
+    with pytest.raises(ValueError, match=r"unknown operator 'pow': an Expr's op is one of 'var'"):
+        symbolic.Expr("pow", 1, 2)  # it was accepted and counted as no operation
+    x = symbolic.Expr("var", "x")
+    with pytest.raises(ValueError, match="operator '\\+' takes 2 argument"):
+        symbolic.Expr("+", x)
+    with pytest.raises(TypeError, match="operands of '\\*' must be Expr nodes"):
+        symbolic.Expr("*", x, 2.0)
+    with pytest.raises(TypeError, match="a variable's name must be a str"):
+        symbolic.Expr("var", 5)
+    with pytest.raises(TypeError, match="a constant must be a real number"):
+        symbolic.Expr("const", "1")
+    assert repr(symbolic.Expr("const", float("nan"))) == "nan"
+
+
+def test_counting_something_that_is_not_an_expression_is_an_error():
+    with pytest.raises(TypeError, match="count_operations takes expressions .* got str 'a\\+b'"):
+        symbolic.count_operations("a+b")  # was "0m + 0a"
+    with pytest.raises(TypeError, match="count_operations takes expressions"):
+        symbolic.count_operations(np.array([symbolic.Expr("var", "x"), "y"], dtype=object))
+    x = symbolic.symbol_array("x", (2,))
+    assert str(symbolic.count_operations(x[0] * x[1], 0.0)) == "1m + 0a"  # numbers count nothing
+    with pytest.raises(TypeError, match="tree_count takes an Expr, got str"):
+        symbolic.tree_count("a")
+    with pytest.raises(TypeError, match="format_expr takes an Expr"):
+        symbolic.format_expr("a", {})
+    with pytest.raises(TypeError, match="names must be a mapping"):
+        symbolic.format_expr(x[0], 5)
+    with pytest.raises(TypeError, match="charge must be a sequence of functions"):
+        symbolic.count_lines(lambda a: a + 1, x[0], charge=5)
+
+
+def test_symbol_factories_and_table_10_3_check_their_arguments():
+    with pytest.raises(ValueError, match=r"shape\[0\] must be a non-negative integer, got -1"):
+        symbolic.symbol_array("x", (-1,))
+    with pytest.raises(ValueError, match="n must be a non-negative integer, got -2"):
+        symbolic.angle_symbols("q", -2)
+    with pytest.raises(ValueError, match="n must be a non-negative integer, got 2.0"):
+        symbolic.angle_symbols("q", 2.0)
+    with pytest.raises(ValueError, match="name must be a non-empty string"):
+        symbolic.symbol_array("", (2,))
+    assert symbolic.symbol_array("x", 3).shape == (3,)
+    with pytest.raises(ValueError, match=r"I must be a 3x3 matrix .* got shape \(6, 6\)"):
+        symbolic.table_10_3(I=np.eye(6))
+    with pytest.raises(ValueError, match="s must have length 3"):
+        symbolic.table_10_3(s=np.ones(2))
+    with pytest.raises(ValueError, match="^I must be real"):
+        symbolic.table_10_3(I=np.eye(3) + 0j)
+
+
+def test_executer_and_compiled_programs_check_sizes_and_names():
+    ex = symbolic.Executer()
+    with pytest.raises(ValueError, match="size must be a positive integer, got -1"):
+        ex.input("v", -1)  # was an empty vector
+    with pytest.raises(ValueError, match="size must be a positive integer, got 1.5"):
+        ex.input("w", 1.5)
+    with pytest.raises(ValueError, match="input name must be a Python identifier"):
+        ex.input("a b", 2)
+    with pytest.raises(ValueError, match="values must be a scalar or a vector"):
+        ex.assign("m", symbolic.symbol_array("x", (2, 2)))
+    run = symbolic.table_10_3().compile()
+    assert run(np.array([1.0, 2.0, 3.0]))["tau_out"] == pytest.approx(0.1 * 1.0 * 2.0)
+    with pytest.raises(ValueError, match=r"input v must have 3 entries .* got shape \(2,\)"):
+        run(np.ones(2))  # was an IndexError inside the generated code
+
+
+def test_planar_rnea_and_chain_data_check_their_arguments():
+    data = symbolic.planar_chain_data(builders.planar_chain(3))
+    with pytest.raises(ValueError, match="c must be a sequence of length NB = 3"):
+        symbolic.planar_rnea(data, [1.0], [0.0], [0.0], [0.0])
+    with pytest.raises(ValueError, match="model must be a spatial.Model, got str"):
+        symbolic.planar_chain_data("model")

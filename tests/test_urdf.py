@@ -20,7 +20,7 @@ import pytest
 
 import spatial as sp
 from spatial.joints import Fixed, Free, Prismatic, Revolute
-from spatial.urdf import UrdfModel, load_urdf, to_urdf
+from spatial.urdf import InertiaRepairWarning, UrdfModel, load_urdf, to_urdf
 
 RNG_SEED = 20261125
 
@@ -357,6 +357,78 @@ def test_export_refuses_what_urdf_cannot_express():
         to_urdf("robot")
 
 
+# ------------------------------------------------ impossible inertias, zero masses, bytes
+
+# every tensor entry 1e-6, as the bases of Go1 and ANYmal B: principal moments (0, 0, 3e-6)
+_EQUAL = dict(ixx=1e-6, iyy=1e-6, izz=1e-6, ixy=1e-6, ixz=1e-6, iyz=1e-6)
+EQUAL_ENTRIES = _robot(
+    f'<link name="b">{_inertial(2.0, xyz="0.1 0 0", **_EQUAL)}</link>',
+    _joint("j", "revolute", "a", "b"),
+)
+
+
+def test_an_impossible_inertia_is_refused_by_default_and_repaired_on_request():
+    with pytest.raises(ValueError, match="inertia of link 'b': .* triangle inequality .*'repair'"):
+        load_urdf(EQUAL_ENTRIES)
+    with pytest.warns(InertiaRepairWarning) as record:
+        model = load_urdf(EQUAL_ENTRIES, inertia="repair")
+    message = str(record[0].message)
+    assert issubclass(InertiaRepairWarning, UserWarning)
+    assert "link 'b': principal moments (" in message and "-> (1e-06, 1e-06, 2e-06)" in message
+    assert "a change of 1.73e-06 in the Frobenius norm" in message
+    # the nearest physical tensor, 1e-6 (1 + 11ᵀ/3) (see tests/test_inertia.py), same m and c
+    expected = sp.mcI(2.0, [0.1, 0, 0], 1e-6 * (np.eye(3) + np.ones((3, 3)) / 3))
+    np.testing.assert_allclose(model.inertia[1], expected, rtol=0, atol=1e-18)
+    with pytest.raises(ValueError, match="inertia must be 'strict' or 'repair', got 'fix'"):
+        load_urdf(EQUAL_ENTRIES, inertia="fix")
+
+
+def test_a_physical_file_is_not_changed_by_repair(recwarn):
+    np.testing.assert_array_equal(
+        load_urdf(TWO_LINK, inertia="repair").inertia[2], load_urdf(TWO_LINK).inertia[2]
+    )
+    assert not [w for w in recwarn if issubclass(w.category, InertiaRepairWarning)]
+
+
+def test_zero_mass_with_a_rotational_inertia_follows_the_massless_option():
+    zero_mass = _robot(
+        f'<link name="b">{_inertial(0.0, ixx=0.1, iyy=0.1, izz=0.1)}</link>',
+        C,
+        _joint("j", "revolute", "a", "b", axis="1 0 0"),
+        _joint("k", "revolute", "b", "c", axis="0 1 0"),
+    )
+    # as mcI refuses m = 0: a body without mass has no rotational inertia (it loaded before)
+    with pytest.raises(ValueError, match="link 'b': <mass value=\"0\"/> with a non-zero <inertia>"):
+        load_urdf(zero_mass)
+    with pytest.warns(InertiaRepairWarning, match="link 'b': mass 0, its <inertia> dropped"):
+        model = load_urdf(zero_mass, massless="allow")
+    assert not np.any(model.inertia[1])  # a massless link, like one without <inertial>
+    # zero mass and a zero tensor is simply a massless link, as before
+    massless = zero_mass.replace('ixx="0.1" iyy="0.1" izz="0.1"', 'ixx="0" iyy="0" izz="0"')
+    assert not np.any(load_urdf(massless).inertia[1])
+
+
+def test_xml_given_as_bytes_or_after_a_byte_order_mark_is_read_as_xml(tmp_path):
+    reference = load_urdf(TWO_LINK)
+    for source in (TWO_LINK.encode(), bytearray(TWO_LINK.encode()), "\ufeff" + TWO_LINK):
+        model = load_urdf(source)  # was FileNotFoundError: the text was taken for a path
+        np.testing.assert_array_equal(model.inertia[2], reference.inertia[2])
+    path = tmp_path / "bom.urdf"
+    path.write_bytes(b"\xef\xbb\xbf" + TWO_LINK.encode())
+    assert load_urdf(path.read_bytes()).names == reference.names
+    with pytest.raises(ValueError, match="URDF given as bytes must be UTF-8 encoded XML"):
+        load_urdf(TWO_LINK.encode("utf-16"))
+    with pytest.raises(ValueError, match="URDF given as bytes is read as XML text"):
+        load_urdf(str(path).encode())
+    with pytest.raises(ValueError, match="source must be a path .* got int"):
+        load_urdf(5)
+
+
+def test_to_urdf_refuses_a_name_that_is_not_a_string():
+    with pytest.raises(ValueError, match="name must be a non-empty string"):
+        to_urdf(sp.builders.double_pendulum(), name=5)
+
+
 # ------------------------------------------------------------ real robots against MuJoCo
 
 try:
@@ -484,3 +556,31 @@ def test_a_real_robot_with_an_impossible_inertia_is_refused_naming_the_link():
     # Unitree Go1's base link lists ixx = ixy = ... = 1e-6: principal moments (0, 0, 3e-6)
     with pytest.raises(ValueError, match="inertia of link 'base': .* triangle inequality"):
         load_urdf(robot_path("go1.urdf"), floating=True)
+
+
+#: robots whose files list impossible link inertias, by path in example-robot-data (two of the
+#: files are called anymal.urdf)
+IMPOSSIBLE_INERTIAS = {
+    "anymal_b": "anymal_b_simple_description/robots/anymal.urdf",  # base: every entry 1e-6
+    "anymal_c": "anymal_c_simple_description/urdf/anymal.urdf",  # hatch and four cameras
+    "go1": "go1_description/urdf/go1.urdf",  # base: every entry 1e-6
+}
+
+
+@needs_robots
+@pytest.mark.parametrize("robot", sorted(IMPOSSIBLE_INERTIAS))
+def test_robots_with_impossible_inertias_load_repaired_and_run(robot):
+    found = [f for f in _ERD.files if str(f).endswith(IMPOSSIBLE_INERTIAS[robot])]
+    assert len(found) == 1
+    path = _ERD.locate_file(found[0])
+    with pytest.raises(ValueError, match="triangle inequality"):
+        load_urdf(path, floating=True)
+    with pytest.warns(InertiaRepairWarning, match="link inertia\\(s\\) changed"):
+        model = load_urdf(path, floating=True, inertia="repair")
+    rng = np.random.default_rng(RNG_SEED)
+    q = model.random_configuration(rng)
+    qd, qdd = rng.uniform(-1, 1, model.nv), rng.uniform(-1, 1, model.nv)
+    tau = sp.rnea(model, q, qd, qdd)
+    qdd_back = sp.aba(model, q, qd, tau)
+    assert np.all(np.isfinite(qdd_back))
+    assert _rel(qdd_back, qdd) < 1e-8

@@ -730,3 +730,58 @@ def test_broadcast_batch():
         ValueError, match=r"^the batch shapes do not broadcast: q \(4, 2\), X \(3,\)$"
     ):
         broadcast_batch(q=(np.zeros((4, 2, 7)), 1), X=(X, 2))
+
+
+# ------------------------------------------------------------- spatial dyadics (Table 2.5)
+
+
+@pytest.mark.parametrize("kind", ["MF", "FM", "MM", "FF"])
+def test_transform_dyadic_is_table_2_5(rng, kind):
+    """ᴮL = T_to ᴬL T_from⁻¹, with T = X for motion and X⁻ᵀ for force (np.linalg.inv here)."""
+    _, _, X = random_transforms(rng, (N,))
+    L = rng.standard_normal((N, 6, 6))
+    T = {"M": X, "F": np.swapaxes(np.linalg.inv(X), -1, -2)}
+    close(sp.transform_dyadic(X, L, kind), T[kind[1]] @ L @ np.linalg.inv(T[kind[0]]))
+    # a dyad a b· maps x to a (b·x): a lives in the space mapped to, b in the dual of the space
+    # mapped from; both transform as the vectors they are (the "dyad form" column)
+    a, b = rng.standard_normal((2, 6))
+    dual = {"M": "F", "F": "M"}
+    B = sp.transform_dyadic(X, np.outer(a, b), kind)
+    close(B, np.einsum("ni,nj->nij", T[kind[1]] @ a, T[dual[kind[0]]] @ b))
+
+
+def test_transform_dyadic_of_the_books_examples(rng):
+    _, _, X = random_transforms(rng, (N,))
+    I = sp.mcI(*random_inertia(rng, (N,)))
+    v = rng.standard_normal((N, 6))
+    Xv = np.einsum("nij,nj->ni", X, v)
+    close(sp.transform_dyadic(X, I, "MF"), sp.transform_inertia(X, I))  # eq. 2.66
+    # the inverse inertia is an F -> M dyadic: X Φ Xᵀ is the inverse of the transformed inertia
+    Phi_B = sp.transform_dyadic(X, np.linalg.inv(I), "FM")
+    close(Phi_B, np.linalg.inv(sp.transform_inertia(X, I)), tol=1e-9)
+    close(sp.transform_dyadic(X, sp.crm(v), "MM"), sp.crm(Xv))  # (Xv)× = X v× X⁻¹
+    close(sp.transform_dyadic(X, sp.crf(v), "FF"), sp.crf(Xv))  # (Xv)×* = X* v×* X*⁻¹
+
+
+def test_transform_dyadic_keeps_what_its_type_keeps(rng):
+    """Congruence keeps symmetry and definiteness; similarity keeps eigenvalues (Table 2.5)."""
+    _, _, X = random_transforms(rng)
+    I = sp.mcI(*random_inertia(rng))
+    for kind in ("MF", "FM"):
+        B = sp.transform_dyadic(X, I, kind)
+        close(B, B.T)
+        assert np.linalg.eigvalsh(B).min() > 0
+        assert not np.allclose(np.linalg.eigvalsh(B), np.linalg.eigvalsh(I))
+    for kind in ("MM", "FF"):
+        B = sp.transform_dyadic(X, I, kind)
+        close(np.sort(np.linalg.eigvals(B).real), np.linalg.eigvalsh(I), tol=1e-9)
+        assert not np.allclose(B, B.T)
+
+
+def test_transform_dyadic_rejects_bad_input():
+    with pytest.raises(ValueError, match="kind must be one of"):
+        sp.transform_dyadic(np.eye(6), np.eye(6), "M->F")
+    with pytest.raises(ValueError, match=r"L must have shape \(\.\.\., 6, 6\)"):
+        sp.transform_dyadic(np.eye(6), np.eye(5), "MF")
+    with pytest.raises(ValueError, match="X"):
+        sp.transform_dyadic(2 * np.eye(6), np.eye(6), "MM")

@@ -104,3 +104,24 @@ def test_errors():
         sp.viz.animate(model, qs, max_frames=0)
     with pytest.raises(ValueError, match="plane must be one of"):
         sp.viz.animate(model, qs, plane="ab")
+
+
+def test_animate_keeps_the_axis_labels_inside_the_figure(monkeypatch):
+    outside = []
+
+    def measure(animation):  # stands in for the player: measures the labels of the figure
+        fig = animation._fig
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        box = fig.bbox
+        for label in (fig.axes[0].xaxis.label, fig.axes[0].yaxis.label):
+            e = label.get_window_extent(renderer)
+            if e.x0 < box.x0 or e.x1 > box.x1 or e.y0 < box.y0 or e.y1 > box.y1:
+                outside.append(label.get_text())
+        return "<script></script>"
+
+    monkeypatch.setattr(sp.viz.models, "animation_html", measure)
+    model = builders.double_pendulum()
+    qs = np.linspace([0.0, 0.0], [1.0, -1.0], 5)
+    sp.viz.animate(model, qs, times=np.linspace(0, 1, 5), title="swing", max_frames=2)
+    assert outside == []

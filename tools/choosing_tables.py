@@ -141,7 +141,7 @@ def four_bar_formulations() -> str:
 
     model, q0, qd0 = _four_bar()
     K, _ = dynamics.loop_constraints(model, q0, qd0)
-    system = maximal.from_model(model)  # the tree's three hinges ...
+    system = maximal.from_model(model.spanning_tree())  # the tree's three hinges ...
     loop = model.loop_joints[0]  # ... and the loop's, between coupler end and rocker end
     frame = lambda x: np.array([[1, 0, 0, x], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1.0]])  # noqa: E731
     system.add_joint(joints.Revolute("z"), loop.predecessor, loop.successor, frame(1.0), frame(0.8))

@@ -39,11 +39,13 @@ from course_notebooks import course_notebooks, relative
 NOT_COPIED = ("conftest.py", "__pycache__", ".ipynb_checkpoints", ".pytest_cache")
 
 HOW_TO = (
-    "**How to work these exercises.** Each exercise has a code cell with a stub that raises "
-    "`NotImplementedError`. Replace the stub's body with your code, run that cell, then run the "
-    "check cell under it (`sp.nb.check(...)`): it says whether your answer passes or what is "
-    "wrong. Until you write something it reports the exercise as not attempted yet. The "
-    "sections above the exercises explain what each one needs.\n"
+    "**How to work these exercises.** There are three kinds. *Predict* asks for a number, a "
+    "choice or a short formula: work it out before running anything, then replace the `...` "
+    "in its cell. *Implement* has a stub that raises `NotImplementedError`: replace the stub's "
+    "body with your code. *Model* is an open task: build and simulate a model, then put the "
+    "number it asks for in place of the `...`. Run your cell, then the check cell under it "
+    "(`sp.nb.check(...)`): it says whether your answer passes or which section to reread. "
+    "Until you write something it reports the exercise as not attempted yet.\n"
 )
 
 

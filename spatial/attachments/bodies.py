@@ -102,14 +102,24 @@ def point_bias(c, phi, R=None) -> np.ndarray:
     phi : array_like (6,)
         Body twist ``[ω; v]``.
     R : array_like (3, 3), optional
+        The body's rotation (body to world coordinates).
 
     Returns
     -------
     ndarray (3,)
+
+    Raises
+    ------
+    ValueError
+        If ``c`` or ``phi`` has the wrong shape or is not finite, or ``R`` is not a rotation.
     """
     c, phi = as_array(c, "c", (3,)), as_array(phi, "phi", (6,))
     b = np.cross(phi[..., :3], _point_velocity(c, phi))
-    return b if R is None else np.asarray(R, float) @ b
+    if R is None:
+        return b
+    R = as_array(R, "R", (3, 3))
+    require_rotation(R, "R")
+    return R @ b
 
 
 def added_inertia(m, c) -> np.ndarray:

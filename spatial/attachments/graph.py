@@ -32,6 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._validate import integer, integers, real
+
 __all__ = ["Attachment", "Attachments", "attach", "weighted_point"]
 
 WEIGHT_TOL = 1e-12
@@ -70,9 +72,7 @@ class Attachment:
 
 
 def _index(x, what: str, name: str) -> int:
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
-        raise ValueError(f"attachment {name!r}: {what} must be an integer index, got {x!r}")
-    return int(x)
+    return integer(x, f"attachment {name!r}: {what}")
 
 
 def attach(component, masters: Mapping, offset=None, name: str | None = None) -> Attachment:
@@ -96,7 +96,7 @@ def attach(component, masters: Mapping, offset=None, name: str | None = None) ->
     Raises
     ------
     ValueError
-        If an index is not an integer, there is no master, a block is not a finite 2-D array,
+        If an index is not an integer, there is no master, a block is not a real finite 2-D array,
         the blocks have different numbers of rows, or the offset does not match them.
     """
     label = name
@@ -108,7 +108,7 @@ def attach(component, masters: Mapping, offset=None, name: str | None = None) ->
     js, blocks = [], []
     for j, G in masters.items():
         js.append(_index(j, "a master", label))
-        G = np.array(G, dtype=float)
+        G = np.array(real(G, f"attachment {label!r}: G for master {j}"), dtype=float)
         if G.ndim != 2 or not np.all(np.isfinite(G)):
             raise ValueError(f"attachment {label!r}: G for master {j} must be a finite 2-D array")
         blocks.append(G)
@@ -116,7 +116,7 @@ def attach(component, masters: Mapping, offset=None, name: str | None = None) ->
     if len(rows) != 1:
         raise ValueError(f"attachment {label!r}: the blocks G_kj have different row counts {rows}")
     if offset is not None:
-        offset = np.array(offset, dtype=float)
+        offset = np.array(real(offset, f"attachment {label!r}: offset"), dtype=float)
         if offset.shape != (blocks[0].shape[0],) or not np.all(np.isfinite(offset)):
             raise ValueError(
                 f"attachment {label!r}: offset must be finite of shape ({blocks[0].shape[0]},), "
@@ -148,11 +148,13 @@ def weighted_point(component, masters: Sequence, weights, dim: int = 3, name=Non
     Raises
     ------
     ValueError
-        If the weights do not match the masters, are not finite or do not sum to one.
+        If the weights do not match the masters, are complex, not finite or do not sum to one,
+        or ``dim`` is not a positive integer.
     """
     masters = list(masters)
     label = name or f"{component}->" + ",".join(str(j) for j in masters)
-    w = np.array(weights, dtype=float)
+    w = np.array(real(weights, f"attachment {label!r}: weights"), dtype=float)
+    dim = integer(dim, "dim", minimum=1)
     if w.shape != (len(masters),) or not np.all(np.isfinite(w)):
         raise ValueError(
             f"attachment {label!r}: needs one finite weight per master ({len(masters)}), "
@@ -200,7 +202,8 @@ class Attachments:
     Raises
     ------
     ValueError
-        Naming the attachment: a component or master that does not exist, a component attached
+        For a size that is not a positive integer (``3.7`` is not truncated to 3), and, naming
+        the attachment: a component or master that does not exist, a component attached
         to itself or attached twice, a block whose shape is not ``n_k x n_j``, an attachment
         cycle, or an ``order`` that is not a valid elimination order.
 
@@ -220,9 +223,7 @@ class Attachments:
     """
 
     def __init__(self, sizes, attachments, order=None):
-        self.sizes = tuple(int(n) for n in sizes)
-        if any(n <= 0 for n in self.sizes):
-            raise ValueError(f"component sizes must be positive, got {self.sizes}")
+        self.sizes = integers(sizes, "sizes", minimum=1)  # no int() truncation of 3.7
         self.attachments = tuple(attachments)
         starts = np.concatenate([[0], np.cumsum(self.sizes)]).astype(int)
         self.slices = tuple(slice(a, b) for a, b in zip(starts[:-1], starts[1:], strict=True))
@@ -307,7 +308,7 @@ class Attachments:
 
     def _check_order(self, order) -> tuple:
         self._default_order()  # raises on a cycle
-        order = tuple(int(i) for i in order)
+        order = integers(order, "order")
         if sorted(order) != list(range(len(self.attachments))):
             raise ValueError(f"order must be a permutation of 0 … {len(self.attachments) - 1}")
         users, done = self._dependents(), set[int]()

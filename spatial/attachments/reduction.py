@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._validate import integer, real, vector
 from ..solvers.kkt import _solve_kkt
 from .graph import Attachments
 
@@ -62,6 +63,7 @@ __all__ = [
     "AttachedSolution",
     "projector",
     "reduction_matrix",
+    "kkt_rows",
     "reduce",
     "expand",
     "attachment_forces",
@@ -121,16 +123,18 @@ def _check_system(att: Attachments, M, f=None, C=None, gamma=None):
     if not isinstance(att, Attachments):
         raise ValueError(f"expected an Attachments object, got {type(att).__name__}")
     n = att.n
-    M = np.array(M, dtype=float)
+    M = np.array(real(M, "M"), dtype=float)
     if M.shape != (n, n) or not np.all(np.isfinite(M)):
         raise ValueError(f"M must be a finite ({n}, {n}) matrix, got shape {M.shape}")
-    f = np.zeros(n) if f is None else np.array(f, dtype=float)
+    f = np.zeros(n) if f is None else np.array(real(f, "f"), dtype=float)
     if f.shape != (n,) or not np.all(np.isfinite(f)):
         raise ValueError(f"f must be a finite vector of length {n}, got shape {f.shape}")
-    C = np.zeros((0, n)) if C is None else np.array(C, dtype=float).reshape(-1, n)
-    if not np.all(np.isfinite(C)):
-        raise ValueError("C must be finite")
-    gamma = np.zeros(len(C)) if gamma is None else np.array(gamma, dtype=float)
+    C = np.zeros((0, n)) if C is None else np.array(real(C, "C"), dtype=float)
+    if C.ndim == 1 and C.shape == (n,):  # one row
+        C = C[None]
+    if C.ndim != 2 or C.shape[1] != n or not np.all(np.isfinite(C)):
+        raise ValueError(f"C must be a finite (m, {n}) matrix (or one row of {n}), got {C.shape}")
+    gamma = np.zeros(len(C)) if gamma is None else np.array(real(gamma, "gamma"), dtype=float)
     if gamma.shape != (len(C),) or not np.all(np.isfinite(gamma)):
         raise ValueError(f"gamma must be a finite vector of length {len(C)}, got {gamma.shape}")
     return M, f, C, gamma
@@ -231,9 +235,7 @@ def projector(att: Attachments, i: int) -> np.ndarray:
     """
     if not isinstance(att, Attachments):
         raise ValueError(f"expected an Attachments object, got {type(att).__name__}")
-    if not isinstance(i, (int, np.integer)) or not 0 <= i < len(att.attachments):
-        raise ValueError(f"i must be an attachment position 0 … {len(att.attachments) - 1}")
-    return _projector(att, i)
+    return _projector(att, integer(i, "i (an attachment position)", 0, len(att.attachments) - 1))
 
 
 def _projector(att: Attachments, i: int) -> np.ndarray:
@@ -244,6 +246,43 @@ def _projector(att: Attachments, i: int) -> np.ndarray:
     for j, G in zip(a.masters, a.blocks, strict=True):
         P[att.slices[j], k] = G.T
     return P
+
+
+def kkt_rows(att: Attachments) -> tuple[np.ndarray, np.ndarray]:
+    """The attachments as KKT constraint rows ``A x = g`` (the system :func:`reduce` avoids).
+
+    Row block ``k`` is ``+1`` on component ``k`` and ``-G_kj`` on each master ``j``, its
+    right-hand side the offset ``g_k`` (zero without one), in the sign convention of
+    :func:`spatial.solvers.solve_kkt`: its multipliers are the attachment forces ``μ``.
+
+    Parameters
+    ----------
+    att : Attachments
+
+    Returns
+    -------
+    A : ndarray (m, n)
+        One row block per attachment, in the order of ``att.attachments``.
+    g : ndarray (m,)
+
+    Raises
+    ------
+    TypeError
+        If ``att`` is not an :class:`~spatial.attachments.Attachments`.
+    """
+    if not isinstance(att, Attachments):
+        raise TypeError(f"att must be an Attachments, got {type(att).__name__}")
+    rows, rhs = [], []
+    for a in att.attachments:
+        block = np.zeros((att.sizes[a.component], att.n))
+        block[:, att.slices[a.component]] = np.eye(att.sizes[a.component])
+        for j, G in zip(a.masters, a.blocks, strict=True):
+            block[:, att.slices[j]] -= G
+        rows.append(block)
+        rhs.append(np.zeros(len(block)) if a.offset is None else np.asarray(a.offset, float))
+    if not rows:
+        return np.zeros((0, att.n)), np.zeros(0)
+    return np.vstack(rows), np.concatenate(rhs)
 
 
 def reduction_matrix(att: Attachments) -> np.ndarray:
@@ -288,7 +327,7 @@ def reduce(att: Attachments, M, f=None, C=None, gamma=None) -> Reduced:
     Raises
     ------
     ValueError
-        If an array has the wrong shape or is not finite.
+        If an array has the wrong shape, is complex or is not finite.
     """
     return _reduce(att, *_check_system(att, M, f, C, gamma))
 
@@ -304,8 +343,13 @@ def expand(att: Attachments, x_active) -> np.ndarray:
     Returns
     -------
     ndarray (n,)
+
+    Raises
+    ------
+    ValueError
+        If ``x_active`` is complex, not finite or not of length ``n_α``.
     """
-    x_active = np.array(x_active, dtype=float)
+    x_active = np.array(real(x_active, "x_active"), dtype=float)
     if x_active.shape != (att.n_active,) or not np.all(np.isfinite(x_active)):
         raise ValueError(f"x_active must be finite of length {att.n_active}")
     return _expand(att, x_active)
@@ -327,12 +371,15 @@ def attachment_forces(att: Attachments, M, f, x, C=None, lam=None) -> list:
     -------
     list of ndarray
         In the order of ``att.attachments``.
+
+    Raises
+    ------
+    ValueError
+        If an array is complex, not finite or of the wrong shape.
     """
     M, f, C, _ = _check_system(att, M, f, C, None)
-    x = np.array(x, dtype=float)
-    lam = np.zeros(len(C)) if lam is None else np.array(lam, dtype=float)
-    if x.shape != (att.n,) or lam.shape != (len(C),):
-        raise ValueError(f"x must have length {att.n} and lam length {len(C)}")
+    x = vector(x, "x", att.n)
+    lam = np.zeros(len(C)) if lam is None else vector(lam, "lam", len(C))
     return _forces(att, M, f, C, lam, x)
 
 
@@ -368,7 +415,7 @@ def solve(att: Attachments, M, f, C=None, gamma=None, prescribed=None) -> Attach
         if r not in att.active_slices:
             what = "is attached" if 0 <= r < len(att.sizes) else "does not exist"
             raise ValueError(f"prescribed component {r} {what}: only active components can be")
-        xr = np.array(xr, dtype=float)
+        xr = np.array(real(xr, f"prescribed value of component {r}"), dtype=float)
         if xr.shape != (att.sizes[r],) or not np.all(np.isfinite(xr)):
             raise ValueError(f"prescribed value of component {r} must be finite ({att.sizes[r]},)")
         prescribed[r] = xr
@@ -423,10 +470,9 @@ def project_constraint(att: Attachments, M, row, gamma: float, v0) -> tuple[np.n
     ValueError
         For bad shapes, or a row that the reduction maps to zero.
     """
-    M, _, C, g = _check_system(att, M, None, np.reshape(row, (1, -1)), [gamma])
-    v0 = np.array(v0, dtype=float)
-    if v0.shape != (att.n_active,):
-        raise ValueError(f"v0 must have length {att.n_active}")
+    row = vector(row, "row", att.n)
+    M, _, C, g = _check_system(att, M, None, row[None], [gamma])
+    v0 = vector(v0, "v0", att.n_active)
     red = _reduce(att, M, np.zeros(att.n), C, g)
     c = red.C[0]
     Mic = np.linalg.solve(red.M, c)

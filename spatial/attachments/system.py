@@ -34,7 +34,12 @@ import copy
 
 import numpy as np
 
-from .._validate import as_array, nonnegative_scalar, positive_scalar
+from .._validate import (
+    as_array,
+    as_scalar_array,
+    nonnegative_scalar,
+    positive_scalar,
+)
 from ..inertia import validate_inertia
 from ..maximal.rigid_body import _coriolis, _gravity
 from ..maximal.system import System as _MaximalSystem
@@ -60,9 +65,18 @@ def _com(I: np.ndarray) -> tuple[float, np.ndarray]:
 class AttachedSystem:
     """Rigid bodies and particles, some attached to others, as a smooth system.
 
-    Build it with :meth:`add_body`, :meth:`add_particle`, the ``attach_*`` methods and
-    :meth:`add_spring`; components are numbered ``0, 1, …`` in the order they are added.  Then
-    :meth:`pack` turns the frames and positions of the active components into a state.
+    Build it with :meth:`add_body`, :meth:`add_particle`, the ``attach_*`` methods,
+    :meth:`add_spring`, :meth:`add_cable` and :meth:`add_joint`.  Then :meth:`pack` turns the
+    frames and positions of the active components into a state.
+
+    **Numbering** (the package's one rule, as in trees, maximal coordinates, forces and contact):
+    ``0`` is the fixed world and the components, bodies and particles alike, are numbered
+    ``1, 2, …, N`` in the order they are added (:meth:`add_body` and :meth:`add_particle` return
+    the number).  Every method takes these numbers: ``add_joint(joint, 0, b)`` joins body ``b``
+    to the world; ``None`` is refused.  Lists with one entry per component and none for the
+    world (:attr:`kinds`, :attr:`names`, :attr:`inertia`, :meth:`velocities`) keep component
+    ``i`` in row ``i - 1``; :meth:`poses` has one row per body and :meth:`points` one per
+    particle, in the order of :attr:`bodies` and :attr:`particles` (the components' numbers).
 
     Parameters
     ----------
@@ -73,6 +87,9 @@ class AttachedSystem:
     -----
     States are single (no batch dimensions).  ``NB`` counts the bodies, attached ones included,
     and :meth:`poses` returns all their frames; :meth:`points` returns all particle positions.
+    Internally, row ``i - 1`` of the lists and of the attachment graph
+    (:class:`~spatial.attachments.Attachments`, a matrix-level object without a world) is
+    component ``i``.
     """
 
     def __init__(self, gravity=(0.0, 0.0, -9.81)):
@@ -91,20 +108,34 @@ class AttachedSystem:
     # ------------------------------------------------------------------ building
 
     def _add(self, kind, inertia, name) -> int:
+        """Append a component; return its row ``i - 1`` (its number is ``i``)."""
         self.kinds.append(kind)
         self.inertia.append(inertia)
-        self.names.append(name or f"{kind} {len(self.kinds) - 1}")
+        self.names.append(name or f"{kind} {len(self.kinds)}")
         self._att = None
         return len(self.kinds) - 1
 
     def add_body(self, inertia, name: str | None = None) -> int:
-        """A rigid body with spatial inertia ``inertia`` (body coordinates); its component index."""
-        i = self._add(_BODY, validate_inertia(inertia, "inertia").copy(), name)
-        self._mirror_number[i] = self._mirror.add_body(self.inertia[i])
-        return i
+        """A rigid body with spatial inertia ``inertia`` (body coordinates); its number ``1 … N``.
+
+        The default name is ``"body <number>"``.
+        """
+        row = self._add(_BODY, validate_inertia(inertia, "inertia").copy(), name)
+        self._mirror_number[row] = self._mirror.add_body(self.inertia[row])
+        return row + 1
+
+    @property
+    def bodies(self) -> list[int]:
+        """The bodies' component numbers, in the order of the rows of :meth:`poses`."""
+        return [i + 1 for i, kind in enumerate(self.kinds) if kind == _BODY]
+
+    @property
+    def particles(self) -> list[int]:
+        """The particles' component numbers, in the order of the rows of :meth:`points`."""
+        return [i + 1 for i, kind in enumerate(self.kinds) if kind == _PARTICLE]
 
     def add_joint(self, joint, parent, child, parent_frame=None, child_frame=None) -> int:
-        """A joint between two bodies (``parent=None``: the world), as constraint rows.
+        """A joint between two bodies (``parent=0``: the world), as constraint rows.
 
         The rows are those of :class:`spatial.maximal.System` (Sueda §1.10–1.12); they make the
         system a time-stepped one: :meth:`step` solves them with the attachments eliminated, and
@@ -113,10 +144,10 @@ class AttachedSystem:
         Parameters
         ----------
         joint : spatial.joints.Joint
-        parent : int or None
-            Body component, or ``None`` for the fixed world.
+        parent : int
+            Body number, or ``0`` for the fixed world.
         child : int
-            Body component.
+            Body number (``1 … N``).
         parent_frame, child_frame : array_like (4, 4), optional
             The joint frames on the parent (world coordinates for the world) and on the child.
 
@@ -128,27 +159,57 @@ class AttachedSystem:
         Raises
         ------
         ValueError
-            If a component is not a body, or as :meth:`spatial.maximal.System.add_joint`.
+            If ``parent`` or ``child`` is not a body's number (``parent`` may be ``0``; ``None``
+            is refused: the world is ``0``), or as :meth:`spatial.maximal.System.add_joint`.
         """
         c = self._mirror_number[self._component(child, _BODY, "child")]
-        p = 0 if parent is None else self._mirror_number[self._component(parent, _BODY, "parent")]
+        world = self._is_world(parent, "parent")
+        p = 0 if world else self._mirror_number[self._component(parent, _BODY, "parent")]
         return self._mirror.add_joint(joint, p, c, parent_frame, child_frame)
 
     def add_particle(self, mass, name: str | None = None) -> int:
-        """A particle of mass ``mass >= 0`` (zero: a massless marker, which must be attached)."""
-        return self._add(_PARTICLE, nonnegative_scalar(mass, "mass") * np.eye(3), name)
+        """A particle of mass ``mass >= 0`` (zero: a massless marker, which must be attached).
+
+        Returns its number ``1 … N``; the default name is ``"particle <number>"``.
+        """
+        return self._add(_PARTICLE, nonnegative_scalar(mass, "mass") * np.eye(3), name) + 1
+
+    def _is_world(self, i, role: str) -> bool:
+        """True for ``0``; a clear error for ``None`` (the world's old name here)."""
+        if i is None:
+            raise ValueError(
+                f"{role} None: the world is 0 (AttachedSystem numbers the world 0 and its "
+                "components 1 … N, as the rest of the package does)"
+            )
+        return not isinstance(i, bool) and isinstance(i, (int, np.integer)) and i == 0
 
     def _component(self, i, kind: str, role: str) -> int:
-        if not isinstance(i, (int, np.integer)) or not 0 <= i < len(self.kinds):
-            raise ValueError(f"{role} {i!r} is not a component (0 … {len(self.kinds) - 1})")
-        if self.kinds[i] != kind:
-            raise ValueError(f"{role} {i} ({self.names[i]!r}) is a {self.kinds[i]}, not a {kind}")
-        return int(i)
+        """The row ``i - 1`` of component number ``i``, checked to be a ``kind``."""
+        n = len(self.kinds)
+        if self._is_world(i, role):
+            raise ValueError(f"{role} 0 is the fixed world, not a {kind} (components 1 … {n})")
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 1 <= i <= n:
+            raise ValueError(f"{role} {i!r} is not a component (1 … {n}; 0 is the world)")
+        row = int(i) - 1
+        if self.kinds[row] != kind:
+            raise ValueError(
+                f"{role} {i} ({self.names[row]!r}) is a {self.kinds[row]}, not a {kind}"
+            )
+        return row
+
+    def _require_unattached(self, row: int, role: str) -> None:
+        for link in self._links:
+            if link[1] == row:
+                raise ValueError(
+                    f"{role} {row + 1} ({self.names[row]!r}) is already attached; a component "
+                    "follows one attachment"
+                )
 
     def attach_point(self, particle, body, c) -> None:
-        """Fix ``particle`` at the point ``c`` (body coordinates) of ``body``."""
+        """Fix ``particle`` at the point ``c`` (body coordinates) of ``body`` (both numbers)."""
         k = self._component(particle, _PARTICLE, "particle")
         b = self._component(body, _BODY, "body")
+        self._require_unattached(k, "particle")
         c = as_array(c, "c", (3,))
         self._links.append(("point", k, b, c.copy(), _gamma(c)))
         self._att = None
@@ -157,6 +218,7 @@ class AttachedSystem:
         """Make ``particle`` follow ``Σ w_j x_j`` of the particles ``masters`` (``Σ w_j = 1``)."""
         k = self._component(particle, _PARTICLE, "particle")
         js = [self._component(j, _PARTICLE, "master") for j in masters]
+        self._require_unattached(k, "particle")
         w = weighted_point(k, js, weights, name=self.names[k])  # checks the weights
         weights = np.array([G[0, 0] for G in w.blocks])
         self._links.append(("weights", k, tuple(js), weights, w.blocks))
@@ -166,6 +228,7 @@ class AttachedSystem:
         """Fix body ``child`` to body ``parent`` with ``X = T_parent,child``."""
         k = self._component(child, _BODY, "child")
         p = self._component(parent, _BODY, "parent")
+        self._require_unattached(k, "child")
         X = _as_frame(X, "X")
         G = frame_on_body(k, p, X).blocks
         self._links.append(("frame", k, p, X.copy(), G))
@@ -187,7 +250,7 @@ class AttachedSystem:
         Parameters
         ----------
         path : sequence of int
-            Two or more particles, in order along the cable.
+            Two or more particle numbers, in order along the cable.
         stiffness, rest_length, damping : float
             ``k > 0``, ``L₀ >= 0``, ``d >= 0``.
 
@@ -199,7 +262,10 @@ class AttachedSystem:
         """
         path = [self._component(i, _PARTICLE, "cable point") for i in path]
         if len(path) < 2 or any(a == b for a, b in zip(path[:-1], path[1:], strict=True)):
-            raise ValueError(f"a cable needs two or more distinct consecutive points, got {path}")
+            numbers = [i + 1 for i in path]
+            raise ValueError(
+                f"a cable needs two or more distinct consecutive points, got {numbers}"
+            )
         k = positive_scalar(stiffness, "stiffness")
         L = nonnegative_scalar(rest_length, "rest_length")
         self.springs.append((tuple(path), k, L, nonnegative_scalar(damping, "damping")))
@@ -263,24 +329,26 @@ class AttachedSystem:
     ) -> tuple[np.ndarray, np.ndarray]:
         """The state ``(q, v)`` from ``{component: T or x}`` and ``{component: φ or ẋ}``.
 
-        Every active component needs a position (a 4x4 frame for a body, a point for a
-        particle); velocities default to zero.  Attached components must not be given.
+        Keys are component numbers ``1 … N``.  Every active component needs a position (a 4x4
+        frame for a body, a point for a particle); velocities default to zero.  Attached
+        components (and the world, 0) must not be given.
         """
         qs, vs = self._layout()
         velocities = velocities or {}
         for i in list(positions) + list(velocities):
-            if i not in qs:
-                raise ValueError(f"component {i} is attached or does not exist: not a state")
+            if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or i - 1 not in qs:
+                raise ValueError(f"component {i!r} is attached or does not exist: not a state")
         q, v = np.zeros(self.nq), np.zeros(self.nv)
-        for i, s in qs.items():
+        for row, s in qs.items():
+            i = row + 1
             if i not in positions:
-                raise ValueError(f"component {i} ({self.names[i]!r}) needs a position")
-            if self.kinds[i] == _BODY:
+                raise ValueError(f"component {i} ({self.names[row]!r}) needs a position")
+            if self.kinds[row] == _BODY:
                 q[s] = _as_frame(positions[i], f"position of {i}").reshape(16)
             else:
                 q[s] = as_array(positions[i], f"position of {i}", (3,))
             if i in velocities:
-                v[vs[i]] = as_array(velocities[i], f"velocity of {i}", (self._sizes()[i],))
+                v[vs[row]] = as_array(velocities[i], f"velocity of {i}", (self._sizes()[row],))
         return q, v
 
     def check_state(self, q, v) -> tuple[np.ndarray, np.ndarray]:
@@ -325,8 +393,10 @@ class AttachedSystem:
 
     def integrate(self, q, v, dt) -> np.ndarray:
         """Bodies ``T exp(dt [φ])`` (Sueda eq. 1.29), particles ``x + dt ẋ``."""
+        q, v = as_array(q, "q", (self.nq,)), as_array(v, "v", (self.nv,))
+        dt = as_scalar_array(dt, "dt")
         qs, vs = self._layout()
-        out = np.array(q, dtype=float)
+        out = q.copy()
         for i, s in qs.items():
             if self.kinds[i] == _BODY:
                 out[s] = (q[s].reshape(4, 4) @ exp_se3(dt * v[vs[i]])).reshape(16)
@@ -336,6 +406,7 @@ class AttachedSystem:
 
     def difference(self, q0, q1) -> np.ndarray:
         """``v`` with ``integrate(q0, v, 1) == q1``."""
+        q0, q1 = as_array(q0, "q0", (self.nq,)), as_array(q1, "q1", (self.nq,))
         qs, vs = self._layout()
         out = np.zeros(self.nv)
         for i, s in qs.items():
@@ -347,22 +418,31 @@ class AttachedSystem:
         return out
 
     def _collect(self, q, kind: str) -> np.ndarray:
-        q = np.asarray(q, float)
+        q = as_array(q, "q", (self.nq,))
         if q.ndim > 1:
             return np.stack([self._collect(qi, kind) for qi in q])
         config = self._configuration(q)
         return np.array([config[i] for i, k in enumerate(self.kinds) if k == kind])
 
     def poses(self, q) -> np.ndarray:
-        """World frames of all bodies (attached ones included), ``(..., NB, 4, 4)``."""
+        """World frames of all bodies (attached ones included), ``(..., NB, 4, 4)``.
+
+        Row ``j`` is body ``bodies[j]`` (:attr:`bodies`): the bodies in the order they were added.
+        """
         return self._collect(q, _BODY)
 
     def points(self, q) -> np.ndarray:
-        """World positions of all particles (attached ones included), ``(..., P, 3)``."""
+        """World positions of all particles (attached ones included), ``(..., P, 3)``.
+
+        Row ``j`` is particle ``particles[j]`` (:attr:`particles`), in the order they were added.
+        """
         return self._collect(q, _PARTICLE)
 
     def velocities(self, q, v) -> list:
-        """The velocity of every component (``φ`` of a body, ``ẋ`` of a particle), recovered."""
+        """The velocity of every component (``φ`` of a body, ``ẋ`` of a particle), recovered.
+
+        Row ``i - 1`` is component ``i``.
+        """
         q, v = self.check_state(q, v)
         att = self._at_state(self._configuration(q))
         x = self._full_velocities(att, v)
@@ -435,7 +515,9 @@ class AttachedSystem:
 
     def initial_records(self, q, v) -> dict:
         """The records of :meth:`step` for the start of a simulation (no joint force yet)."""
-        _, error, joint_q = _joint_rows(self, self._configuration(np.asarray(q, float)), None)
+        _, error, joint_q = _joint_rows(
+            self, self._configuration(as_array(q, "q", (self.nq,))), None
+        )
         return {"joint_q": joint_q, "error": error, "joint_force": np.zeros(len(error))}
 
     def accelerations(self, t, q, v) -> np.ndarray:
@@ -444,13 +526,15 @@ class AttachedSystem:
         Raises
         ------
         ValueError
-            If the system has joints (they need :meth:`step`: ``integrator=None``).
+            If the system has joints (they need :meth:`step`: ``integrator=None``), or as
+            :meth:`check_state`.
         """
         if self._mirror.m:
             raise ValueError(
                 f"this system has {len(self._mirror.joints)} joint(s): they are constraint rows of "
                 "its time step, simulate it with integrator=None"
             )
+        q, v = self.check_state(q, v)
         config = self._configuration(q)
         att = self._at_state(config)
         x = self._full_velocities(att, v)
@@ -470,8 +554,8 @@ class AttachedSystem:
 
         ``q`` and ``v`` may carry leading dimensions (a trajectory): the energies then have them.
         """
-        q, v = np.asarray(q, float), np.asarray(v, float)
-        if q.ndim > 1:
+        q, v = as_array(q, "q", (self.nq,)), as_array(v, "v", (self.nv,))
+        if q.ndim > 1 or v.ndim > 1:
             batch = np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
             qb = np.broadcast_to(q, batch + q.shape[-1:]).reshape(-1, q.shape[-1])
             vb = np.broadcast_to(v, batch + v.shape[-1:]).reshape(-1, v.shape[-1])

@@ -13,7 +13,9 @@ What is where:
   :func:`crank_slider`, :func:`planar_loop_fig_8_3`, :func:`ladder`, and Jansen's walking leg
   :func:`jansen_leg` with its joint positions in closed form, :func:`jansen_points`;
 * :mod:`.operations` — :func:`floating_base` (§4.1, §9.4) and :func:`renumber` (§4.1.2);
-* :mod:`.parts` — the link inertias (rods, bars, bobs) the builders share.
+* :mod:`.parts` — the link inertias (rods, bars, bobs) the builders share;
+* :mod:`.arm` — :func:`elbow_arm26`, the elbow of OpenSim's arm26 model (Holzbaur et al. 2005)
+  with its biceps and triceps long heads (:class:`ElbowArm`).
 
 Conventions: planar mechanisms move in the x-y plane about z with gravity ``-g`` along y;
 spatial mechanisms have gravity ``-g`` along z.  Every builder returns a new
@@ -21,6 +23,7 @@ spatial mechanisms have gravity ``-g`` along z.  Every builder returns a new
 (no ``scipy.sparse``); see ``tests/test_package_layout.py``.
 """
 
+from .arm import ElbowArm, elbow_arm26
 from .closed_loops import (
     JANSEN_LENGTHS,
     crank_slider,
@@ -75,6 +78,8 @@ __all__ = [
     "floating_base",
     "renumber",
     "geared_arm",
+    "ElbowArm",
+    "elbow_arm26",
 ]
 
 # Names the single module ``spatial.builders`` imported from elsewhere: kept importable from

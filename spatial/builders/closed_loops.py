@@ -21,11 +21,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import joints as J
-from .._validate import as_scalar_array, positive_scalars
+from .._validate import as_scalar_array, integer, positive_scalars
 from ..inertia import cuboid_inertia
 from ..model import Model
 from ..vectors import rotz, xlt
-from .parts import _bar, _count, _rod
+from .parts import _bar, _rod
 
 __all__ = [
     "four_bar",
@@ -204,7 +204,7 @@ def ladder(
     Model
         ``NB = 2n``, ``NL = n``.
     """
-    n = _count(n, "n")
+    n = integer(n, "n", minimum=1)
     s, h, m = positive_scalars((spacing, height, mass), ("spacing", "height", "mass"))
     model = Model(gravity=[0.0, -g, 0.0])
     rung = np.array([0.5 * s, -0.5 * h, 0.0])  # rung pin relative to the start of a top bar

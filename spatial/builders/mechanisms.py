@@ -17,11 +17,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import joints as J
+from .._validate import integer
 from ..inertia import cuboid_inertia, cylinder_inertia, mcI, sphere_inertia
 from ..model import Model
 from ..se3 import frame
 from ..vectors import xlt
-from .parts import _bob, _count, _rod
+from .parts import _bob, _rod
 
 __all__ = [
     "simple_pendulum",
@@ -116,7 +117,7 @@ def planar_chain(n: int, length: float = 1.0, mass: float = 1.0, g: float = 9.81
     -------
     Model
     """
-    n = _count(n, "n")
+    n = integer(n, "n", minimum=1)
     model = Model(gravity=[0.0, -g, 0.0])
     rod = _rod(mass, length, "-y")
     for i in range(1, n + 1):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import joints as J
+from .._validate import integers
 from ..model import Model
 
 __all__ = ["floating_base", "renumber"]
@@ -105,7 +106,7 @@ def renumber(model: Model, order) -> tuple[Model, np.ndarray, np.ndarray]:
     ValueError
         If ``order`` is not a permutation of ``1 … NB`` or puts a body before its parent.
     """
-    order = [int(i) for i in order]
+    order = list(integers(order, "order"))  # no int() truncation of 1.5
     if sorted(order) != list(range(1, model.NB + 1)):
         raise ValueError(f"order must be a permutation of 1 … {model.NB}, got {order}")
     new_number = {0: 0}

@@ -10,8 +10,9 @@ once keeps the builders short and consistent:
 * the same rod between two arbitrary points of the body (``_bar``), moved there with
   :func:`spatial.inv_transform_inertia` (eq. 2.66);
 * a pendulum bob (``_bob``): a point mass, whose inertia is singular but fine for the tree
-  algorithms, or a solid sphere;
-* ``_count``, the check that a number of bodies (or links, or cells) is an int ≥ 1.
+  algorithms, or a solid sphere.
+
+(The number of bodies a builder takes is checked by :func:`spatial._validate.integer`.)
 """
 
 from __future__ import annotations
@@ -24,12 +25,6 @@ from ..se3 import frame
 from ..vectors import inv_transform_inertia, xlt
 
 __all__: list[str] = []  # private helpers for the builder modules of this package
-
-
-def _count(n, name: str, minimum: int = 1) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < minimum:
-        raise ValueError(f"{name} must be an int ≥ {minimum}, got {n!r}")
-    return int(n)
 
 
 def _rod(m: float, length: float, direction, radius: float | None = None) -> np.ndarray:

@@ -20,12 +20,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import joints as J
-from .._validate import as_scalar_array, positive_scalar
+from .._validate import as_scalar_array, integer, positive_scalar
 from ..inertia import mcI
 from ..model import Model
 from ..rotations import quat_normalize, quat_to_matrix
 from ..vectors import plux, rx
-from .parts import _count
 
 __all__ = [
     "JOINT_CODES",
@@ -208,7 +207,7 @@ def random_tree(
     >>> model.NB
     5
     """
-    n = _count(n, "n")
+    n = integer(n, "n", minimum=1)
     if isinstance(joints, (str, J.Joint)) or len(joints) == 0:
         raise ValueError(f"joints must be a non-empty sequence of codes or Joints, got {joints!r}")
     branching = float(branching)
@@ -256,7 +255,7 @@ def gu_chain(n: int, rng: np.random.Generator | None = None) -> Model:
     ValueError
         If ``n`` is not a positive int.
     """
-    n = _count(n, "n")
+    n = integer(n, "n", minimum=1)
     rng = np.random.default_rng(0) if rng is None else rng
     model = Model()
     for i in range(1, n + 1):
@@ -305,7 +304,7 @@ def branched_tree(
     ValueError
         If ``n`` is not a positive int, ``branching_factor < 1`` or ``taper ≤ 0``.
     """
-    n = _count(n, "n")
+    n = integer(n, "n", minimum=1)
     bf = float(as_scalar_array(branching_factor, "branching_factor"))
     if bf < 1.0:
         raise ValueError(f"branching_factor must be ≥ 1, got {branching_factor!r}")

@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._validate import as_array, as_scalar_array
+from .._validate import as_array, as_scalar_array, broadcast_batch
 from ..vectors import plux, rx, ry, rz
 from . import kernels as k
 from .forms import ArticulatedInertia, RigidInertia, _check_abi, _check_rbi
@@ -77,11 +77,13 @@ def axial_screw(axis: str, theta, d) -> AxialScrew:
     Raises
     ------
     ValueError
-        If ``axis`` is not one of x, y, z, or ``theta``/``d`` are not finite.
+        If ``axis`` is not one of x, y, z, or ``theta``/``d`` are not finite or do not broadcast.
     """
     if axis not in _AXES:
         raise ValueError(f"axis must be 'x', 'y' or 'z', got {axis!r}")
-    theta, d = np.broadcast_arrays(as_scalar_array(theta, "theta"), as_scalar_array(d, "d"))
+    theta, d = as_scalar_array(theta, "theta"), as_scalar_array(d, "d")
+    broadcast_batch(theta=(theta, 0), d=(d, 0))  # the one message for shapes that do not fit
+    theta, d = np.broadcast_arrays(theta, d)
     c, s = np.cos(theta), np.sin(theta)
     return AxialScrew(axis, c, s, d.astype(float), *_screw_constants(c, s))
 

@@ -32,6 +32,7 @@ from .._validate import (
     as_scalar_array,
     nonnegative_scalar,
     positive_scalar,
+    real_array,
     unit_vectors,
 )
 from ..se3 import _as_frame
@@ -107,7 +108,7 @@ class Box:
     half_extents: np.ndarray
 
     def __post_init__(self) -> None:
-        h = np.asarray(self.half_extents, dtype=float)
+        h = real_array(self.half_extents, "Box half_extents")
         if h.shape != (3,) or not np.all(np.isfinite(h)) or np.any(h <= 0):
             raise ValueError(
                 f"Box half_extents must be three positive numbers, got {self.half_extents!r}"
@@ -147,7 +148,7 @@ class Points:
     points: np.ndarray
 
     def __post_init__(self) -> None:
-        p = np.asarray(self.points, dtype=float)
+        p = real_array(self.points, "Points")
         if p.ndim != 2 or p.shape[0] < 1 or p.shape[1] != 3 or not np.all(np.isfinite(p)):
             raise ValueError(
                 f"Points needs a finite array of shape (k, 3), k >= 1, got shape {p.shape}"
@@ -174,7 +175,7 @@ class Plane:
         n = unit_vectors(self.normal, "Plane normal")
         if n.shape != (3,):
             raise ValueError(f"Plane normal must be a single 3-vector, got shape {n.shape}")
-        off = np.asarray(self.offset, dtype=float)
+        off = real_array(self.offset, "Plane offset")
         if off.shape != () or not np.isfinite(off):
             raise ValueError(f"Plane offset must be a finite number, got {self.offset!r}")
         object.__setattr__(self, "normal", n)

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import as_array, friction_coefficients
+from .._validate import as_array, friction_coefficients, real_array
 from ..inertia import inertia_inverse
 from ..solvers.friction import tangent_basis
 from ..solvers.impulses import _impulse_inputs, _impulse_options, _solve_impulses
@@ -65,7 +65,7 @@ def restitution_coefficient(e, name: str = "restitution") -> np.ndarray:
     ValueError
         If an entry is outside [0, 1] or not finite.
     """
-    a = np.asarray(e, dtype=float)
+    a = real_array(e, name)
     if not np.all(np.isfinite(a)) or np.any(a < 0) or np.any(a > 1):
         raise ValueError(f"{name} must lie in [0, 1], got {e!r}")
     return a
@@ -182,7 +182,7 @@ def collision(I1, I2, v1, v2, N, restitution) -> CollisionResult:
         raise ValueError("at least one of I1, I2 must be a moving body's inertia")
     v1 = as_array(v1, "v1", (6,))
     v2 = as_array(v2, "v2", (6,))
-    N = np.asarray(N, dtype=float)
+    N = real_array(N, "N")
     if N.ndim < 2 or N.shape[-2] != 6 or not np.all(np.isfinite(N)):
         raise ValueError(f"N must be a finite array of shape (..., 6, k), got {N.shape}")
     e = restitution_coefficient(restitution)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import square_matrix, vector
+from .._validate import real_array, square_matrix, vector
 from ..solvers.lcp import Checkable, LCPResult
 from ..solvers.qp import _lcp_kernel, _lcp_options, _solve_mixed_lcp
 
@@ -45,7 +45,7 @@ def _HTinv(H: np.ndarray, T: np.ndarray) -> np.ndarray:
 
 
 def _columns(T, name: str, n: int, nc: int | None = None) -> np.ndarray:
-    T = np.asarray(T, dtype=float)
+    T = real_array(T, name)
     if T.ndim != 2 or T.shape[0] != n or (nc is not None and T.shape[1] != nc):
         want = f"({n}, {'nc' if nc is None else nc})"
         raise ValueError(f"{name} must be a matrix of shape {want}, got {T.shape}")

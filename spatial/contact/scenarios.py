@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import builders
-from .._validate import nonnegative_scalar, positive_scalar
+from .._validate import as_array, integer, nonnegative_scalar, positive_scalar, real_array, vector
 from ..inertia import cuboid_inertia, sphere_inertia
 from ..joints import Free
 from ..model import Model
@@ -214,7 +214,7 @@ def bouncing_ball(
 
 def _box_on_plane(half_extents, slope: float, mass: float):
     """Inertia and world frame of a box resting on the plane through the origin, tilted by θ."""
-    a = np.asarray(half_extents, dtype=float)
+    a = real_array(half_extents, "half_extents")
     R = roty(slope)[:3, :3].T  # active rotation about y: z -> (sin θ, 0, cos θ)
     normal = R[:, 2]
     pose = frame(R, normal * a[2])
@@ -370,7 +370,7 @@ def double_pendulum_floor(
     scene.add(0, Plane([0.0, 1.0, 0.0], -floor), name="floor")
     for body in (1, 2):
         scene.add(body, Sphere(bob_radius), frame(np.eye(3), [0.0, -1.0, 0.0]), name=f"bob{body}")
-    q0 = np.asarray(q0, dtype=float)
+    q0 = as_array(q0, "q0", (2,))
     return Setup(
         scene, q0, np.zeros(2), params, h, 2.0, f"double pendulum above a floor at y = -{floor}"
     )
@@ -422,18 +422,17 @@ def box_stack(
         parameters.
     """
     params = ContactParams(mu=mu, friction=friction)
-    if int(n) != n or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
+    n = integer(n, "n", minimum=1)
     if not 0 < shrink <= 1:
         raise ValueError(f"shrink must lie in (0, 1], got {shrink!r}")
     base = Box(half_extents).half_extents
-    sizes = [base * np.array([shrink**i, shrink**i, 1.0]) for i in range(int(n))]
+    sizes = [base * np.array([shrink**i, shrink**i, 1.0]) for i in range(n)]
     drop = nonnegative_scalar(drop, "drop")
     heights = np.cumsum([2 * s[2] + drop for s in sizes]) - np.array([s[2] for s in sizes])
     poses = [frame(np.eye(3), [0.0, 0.0, z]) for z in heights]
     inertias = [cuboid_inertia(positive_scalar(mass, "mass"), *(2 * s)) for s in sizes]
     system_, q0, v0 = _bodies(
-        inertias, poses, [np.zeros(6)] * int(n), _system(system), positive_scalar(g, "g")
+        inertias, poses, [np.zeros(6)] * n, _system(system), positive_scalar(g, "g")
     )
     scene = Scene(system_)
     scene.add(0, Plane([0.0, 0.0, 1.0], 0.0), name="floor")
@@ -495,7 +494,7 @@ def example_11_1(
     m, r = positive_scalar(mass, "mass"), positive_scalar(radius, "radius")
     curvature = nonnegative_scalar(curvature, "curvature")
     H = np.diag([m, m, 0.5 * m * r**2])
-    fx, fy = np.asarray(force, dtype=float)
+    fx, fy = vector(force, "force", 2)
     T = np.array([[0.0, 0.0], [1.0, -1.0], [0.0, 0.0]])
     tdot = -curvature * speed**2 * np.ones(2)
     return ContactProblem(H, np.array([fx, fy, 0.0]), T, tdot, T)

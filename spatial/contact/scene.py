@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validate import as_array, unit_vectors
+from .._validate import as_array, real_array, unit_vectors
 from ..dynamics import aba, bias_force, crba
 from ..inertia import inertia_params, validate_inertia
 from ..kinematics import body_jacobian, forward_kinematics, kinetic_energy, potential_energy
@@ -468,7 +468,7 @@ class Scene:
         ValueError
             In a planar scene, if a normal is parallel to the plane's normal.
         """
-        normal = np.asarray(normal, dtype=float).reshape(-1, 3)
+        normal = real_array(normal, "normal").reshape(-1, 3)
         if self.planar is None:
             return tangent_basis(normal) if len(normal) else np.zeros((0, 2, 3))
         t = np.cross(self.planar, normal)

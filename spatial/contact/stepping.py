@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import nonnegative_scalar, positive_scalar, vector
+from .._validate import integer, nonnegative_scalar, positive_scalar, vector
 from ..integrators.constrained import _constrained_step
 from ..model import Model
 from ..simulation import Trajectory
@@ -131,8 +131,8 @@ class ContactParams:
             raise ValueError(
                 f"stabilization must be one of {_STABILIZATION}, got {self.stabilization!r}"
             )
-        if self.k is not None and (int(self.k) != self.k or self.k < 2):
-            raise ValueError(f"k must be an integer >= 2 (facets of the cone), got {self.k!r}")
+        if self.k is not None:
+            object.__setattr__(self, "k", integer(self.k, "k", minimum=2))
         for name in ("threshold", "compliance", "damping", "margin"):
             object.__setattr__(self, name, nonnegative_scalar(getattr(self, name), name))
         beta = nonnegative_scalar(self.baumgarte, "baumgarte")

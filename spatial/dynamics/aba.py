@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._batched import T as _T
-from .._batched import apply_force, crm_matrix, xinv  # unvalidated kernels
+from .._batched import apply_force, crm_matrix, spd_solve, symmetric, xinv  # unvalidated
 from ..inertia import inertia_inverse
 from ..kinematics import _joint_motions, _S_T_times, _times_S, _tree_transforms
 from ..model import Model
@@ -77,10 +77,9 @@ def _solve(D: np.ndarray, B: np.ndarray) -> np.ndarray:
     """``D⁻¹ B`` for a small positive-definite ``D`` (..., n, n) and ``B`` (..., n, k).
 
     ``n = 1`` (every 1-DoF joint) is a division; ``n = 0`` (a fixed joint) gives an empty result.
+    :func:`spatial._batched.spd_solve` also solves on symbols, for :mod:`spatial.symbolic`.
     """
-    if D.shape[-1] == 1:
-        return B / D
-    return np.linalg.solve(D, B)
+    return spd_solve(D, B)
 
 
 def _mul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
@@ -145,10 +144,10 @@ def _pass2(model: Model, Xup, S, c, IA, pA, tau):
         u[i] = tau[..., model.v_index[i], None] - _S_T_times(S[i], pA[i], k)
         p = model.parent[i]
         if p != 0:
-            Ia = IA[i] - _mul(U[i], _solve(D[i], _T(U[i])))
+            Ia = symmetric(IA[i] - _mul(U[i], _solve(D[i], _T(U[i]))))
             pa = pA[i] + Ia @ c[i] + _mul(U[i], _solve(D[i], u[i]))
             X_star = _T(Xup[i])  # λ(i)X_i*, the force transform to the parent
-            IA[p] = IA[p] + X_star @ Ia @ Xup[i]  # λ(i)X_i* I^a iX_λ(i)
+            IA[p] = symmetric(IA[p] + X_star @ Ia @ Xup[i])  # λ(i)X_i* I^a iX_λ(i)
             pA[p] = pA[p] + X_star @ pa  # λ(i)X_i* p^a
     return U, D, u
 
@@ -316,10 +315,13 @@ def aba(model: Model, q, qd, tau, f_ext=None, assembly: str = "standard") -> np.
     Raises
     ------
     ValueError
-        If a state array has the wrong shape, is not finite or not a valid configuration; if
-        ``f_ext`` has the wrong shape or a nonzero row 0; if the batch shapes do not broadcast;
-        if ``assembly`` is unknown, or a variant is asked for with a singular body inertia; if
-        a joint moves a subtree without mass or inertia along its motion (``D_i`` singular).
+        If a state array has the wrong shape, is complex, not finite or not a valid
+        configuration; if ``f_ext`` has the wrong shape or a nonzero row 0; if the batch shapes
+        do not broadcast; if ``assembly`` is unknown, or a variant is asked for with a singular
+        body inertia; if a joint moves a subtree without mass or inertia along its motion
+        (``D_i`` singular).  If the model has loop joints (:meth:`~spatial.Model.check_tree`):
+        use :func:`~spatial.dynamics.loops.loop_forward_dynamics` for the closed loops, or pass
+        ``model.spanning_tree()`` for the open tree's answer.
     FloatingPointError
         If the result overflows because the velocities or forces are too large (e.g. inside a
         diverging simulation), told apart from a singular ``D_i`` by ``q̈(q, 0, 0)``.
@@ -337,7 +339,7 @@ def aba(model: Model, q, qd, tau, f_ext=None, assembly: str = "standard") -> np.
     """
     if assembly not in _ASSEMBLIES:
         raise ValueError(f"assembly must be one of {_ASSEMBLIES}, got {assembly!r}")
-    q, qd, _, tau = model.check_state(q, qd, None, tau)
+    q, qd, _, tau = model.check_state(q, qd, None, tau, tree_dynamics="aba")
     f_ext = _check_f_ext(model, f_ext)
     if assembly != "standard":
         batch = _batch_shape(q=(q, 1), qd=(qd, 1), tau=(tau, 1), f_ext=(f_ext, 2))
@@ -385,9 +387,10 @@ def articulated_inertia(model: Model, q) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``q`` has the wrong shape, is not finite or is not a valid configuration.
+        If ``q`` has the wrong shape, is not finite or is not a valid configuration; if the
+        model has loop joints, as :func:`aba`.
     """
-    q, _, _, _ = model.check_state(q)
+    q, _, _, _ = model.check_state(q, tree_dynamics="articulated_inertia")
     zeros = np.zeros(model.nv)
     Xup, S, v, c, IA, pA = _pass1(model, q, zeros, None)
     _pass2(model, Xup, S, c, IA, pA, zeros)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._batched import T as _T
-from .._batched import force_cross_bar, xinv  # unvalidated kernels: X_J is a joint's
+from .._batched import force_cross_bar, symmetric, xinv  # unvalidated: X_J is a joint's
 from .._batched import mTv as _mTv
 from .._batched import mv as _mv
 from ..joints import Joint, Reversed
@@ -55,9 +55,12 @@ def crba(model: Model, q) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``q`` has the wrong shape, is not finite or not a valid configuration.
+        If ``q`` has the wrong shape, is complex, not finite or not a valid configuration.  If
+        the model has loop joints (:meth:`~spatial.Model.check_tree`): pass
+        ``model.spanning_tree()`` for the spanning tree's ``H`` (the ``H`` of Featherstone's
+        ch. 8, which :func:`~spatial.dynamics.loops.loop_forward_dynamics` uses).
     """
-    q, _, _, _ = model.check_state(q)
+    q, _, _, _ = model.check_state(q, tree_dynamics="crba")
     return _crba(model, q)
 
 
@@ -71,7 +74,7 @@ def _crba(model: Model, q: np.ndarray) -> np.ndarray:
     for i in range(model.NB, 0, -1):
         p = model.parent[i]
         if p != 0:
-            Ic[p] = Ic[p] + _T(Xup[i]) @ Ic[i] @ Xup[i]
+            Ic[p] = symmetric(Ic[p] + _T(Xup[i]) @ Ic[i] @ Xup[i])
         F = _times_S(Ic[i], S[i], axis[i])
         ii = model.v_index[i]
         H[..., ii, ii] = _S_T_times(S[i], F, axis[i])
@@ -106,10 +109,11 @@ def inertia_product(model: Model, q, qdd) -> np.ndarray:
     Raises
     ------
     ValueError
-        If a state array has the wrong shape, is not finite or not a valid configuration, or
-        the batch shapes do not broadcast.
+        If a state array has the wrong shape, is complex, not finite or not a valid
+        configuration, or the batch shapes do not broadcast; if the model has loop joints, as
+        :func:`crba`.
     """
-    q, _, qdd, _ = model.check_state(q, None, qdd)
+    q, _, qdd, _ = model.check_state(q, None, qdd, tree_dynamics="inertia_product")
     fp = _forward_pass(model, q)
     Xup, S = fp.Xup, fp.S
     batch = np.broadcast_shapes(q.shape[:-1], qdd.shape[:-1])
@@ -221,9 +225,10 @@ def coriolis_matrix(model: Model, q, qd) -> np.ndarray:
     ------
     ValueError
         If a state array is invalid, or a joint's ``S̊`` is unavailable (a joint whose velocity
-        variables are not ``q̇`` with an ``S`` that varies with ``q``).
+        variables are not ``q̇`` with an ``S`` that varies with ``q``); if the model has loop
+        joints, as :func:`crba`.
     """
-    q, qd, _, _ = model.check_state(q, qd)
+    q, qd, _, _ = model.check_state(q, qd, tree_dynamics="coriolis_matrix")
     fp = _forward_pass(model, q, qd)
     Xup, S, v = fp.Xup, fp.S, fp.v
     batch = np.broadcast_shapes(q.shape[:-1], qd.shape[:-1])

@@ -131,10 +131,11 @@ def floating_aba(model: Model, q, qd, tau, f_ext=None) -> tuple[np.ndarray, np.n
     ------
     ValueError
         If the model has no floating base, a state array or ``f_ext`` is invalid, or an
-        articulated inertia is singular (a massless floating system or subtree).
+        articulated inertia is singular (a massless floating system or subtree); if the model
+        has loop joints, as :func:`~spatial.dynamics.aba`.
     """
     _require_floating(model)
-    q, qd, _, _ = model.check_state(q, qd)
+    q, qd, _, _ = model.check_state(q, qd, tree_dynamics="floating_aba")
     tau = _joint_array(model, tau, "tau")
     f_ext = _check_f_ext(model, f_ext)
     batch = _batch_shape(q=(q, 1), qd=(qd, 1), tau=(tau, 1), f_ext=(f_ext, 2))
@@ -284,10 +285,11 @@ def floating_coefficients(model: Model, q, qd, f_ext=None) -> FloatingBaseEquati
     Raises
     ------
     ValueError
-        If the model has no floating base, or a state array or ``f_ext`` is invalid.
+        If the model has no floating base, or a state array or ``f_ext`` is invalid; if the
+        model has loop joints, as :func:`~spatial.dynamics.aba`.
     """
     _require_floating(model)
-    q, qd, _, _ = model.check_state(q, qd)
+    q, qd, _, _ = model.check_state(q, qd, tree_dynamics="floating_coefficients")
     f_ext = _check_f_ext(model, f_ext)
     batch = _batch_shape(q=(q, 1), qd=(qd, 1), f_ext=(f_ext, 2))
     C, p0c, Xup, S = _floating_rnea(model, q, qd, f_ext, batch)
@@ -329,6 +331,7 @@ def floating_forward_dynamics(
         As :func:`floating_aba`.
     """
     _require_floating(model)
+    model.check_tree("floating_forward_dynamics")
     tau = _joint_array(model, tau, "tau")
     I0c, F, H, p0c, C = floating_coefficients(model, q, qd, f_ext)
     batch = np.broadcast_shapes(C.shape[:-1], tau.shape[:-1])
@@ -379,10 +382,11 @@ def floating_inverse_dynamics(
     ------
     ValueError
         If the model has no floating base, a state array or ``f_ext`` is invalid, or the
-        composite inertia ``I_0^c`` is singular (a massless floating system).
+        composite inertia ``I_0^c`` is singular (a massless floating system); if the model has
+        loop joints, as :func:`~spatial.dynamics.aba`.
     """
     _require_floating(model)
-    q, qd, _, _ = model.check_state(q, qd)
+    q, qd, _, _ = model.check_state(q, qd, tree_dynamics="floating_inverse_dynamics")
     qdd = _joint_array(model, qdd, "qdd")
     f_ext = _check_f_ext(model, f_ext)
     batch = _batch_shape(q=(q, 1), qd=(qd, 1), qdd=(qdd, 1), f_ext=(f_ext, 2))

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._validate import as_array, as_scalar_array
+from .._validate import as_array, as_scalar_array, real_array
 from ..model import Model
 from .crba import crba
 from .hybrid import hybrid_dynamics
@@ -106,7 +106,7 @@ def _check_gears(model: Model, G) -> np.ndarray:
             "gear constraints q = G y need position variables that are integrals of the "
             f"velocity variables (nq == nv), got nq = {model.nq}, nv = {model.nv}"
         )
-    G = np.asarray(G, dtype=float)
+    G = real_array(G, "G")
     if G.ndim != 2 or G.shape[0] != model.nv or G.shape[1] > model.nv:
         raise ValueError(f"G must have shape (nv, n_y) = ({model.nv}, ≤ {model.nv}), got {G.shape}")
     return as_array(G, "G", G.shape)
@@ -139,8 +139,10 @@ def geared_forward_dynamics(model: Model, G, y, yd, tau, f_ext=None) -> np.ndarr
     Raises
     ------
     ValueError
-        If the model has ``nq != nv``, ``G`` or an array has the wrong shape.
+        If the model has ``nq != nv``, ``G`` or an array has the wrong shape; if the model
+        has loop joints, as :func:`~spatial.dynamics.aba`.
     """
+    model.check_tree("geared_forward_dynamics")
     G = _check_gears(model, G)
     y = as_array(y, "y", (G.shape[1],))
     yd = as_array(yd, "yd", (G.shape[1],))
@@ -175,8 +177,10 @@ def geared_inverse_dynamics(model: Model, G, y, yd, ydd, f_ext=None) -> np.ndarr
     Raises
     ------
     ValueError
-        If the model has ``nq != nv``, ``G`` or an array has the wrong shape.
+        If the model has ``nq != nv``, ``G`` or an array has the wrong shape; if the model
+        has loop joints, as :func:`~spatial.dynamics.rnea`.
     """
+    model.check_tree("geared_inverse_dynamics")
     G = _check_gears(model, G)
     y, yd, ydd = (
         as_array(x, name, (G.shape[1],)) for x, name in ((y, "y"), (yd, "yd"), (ydd, "ydd"))
@@ -233,8 +237,10 @@ def crba_with_rotors(model: Model, q, rotor_inertia) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``q`` is invalid or ``rotor_inertia`` is not a non-negative (nv,) array.
+        If ``q`` is invalid or ``rotor_inertia`` is not a non-negative (nv,) array; if the
+        model has loop joints, as :func:`~spatial.dynamics.crba`.
     """
+    model.check_tree("crba_with_rotors")
     rotor = as_array(rotor_inertia, "rotor_inertia", (model.nv,))
     if rotor.shape != (model.nv,) or np.any(rotor < 0):
         raise ValueError(f"rotor_inertia must be a non-negative array of shape ({model.nv},)")
@@ -265,8 +271,10 @@ def aba_with_rotors(model: Model, q, qd, tau, rotor_inertia, f_ext=None) -> np.n
     Raises
     ------
     ValueError
-        As :func:`~spatial.dynamics.aba`, or if ``rotor_inertia`` is invalid.
+        As :func:`~spatial.dynamics.aba` (loop joints included), or if ``rotor_inertia`` is
+        invalid.
     """
+    model.check_tree("aba_with_rotors")
     force_driven = np.zeros(model.NB, bool)
     return hybrid_dynamics(
         model, q, qd, None, tau, force_driven, f_ext, "articulated", rotor_inertia

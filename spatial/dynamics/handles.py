@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_array
+from .._validate import as_array, real_array
 from ..kinematics import _body_index, body_jacobian, jdot_qdot
 from ..model import Model
 from .crba import crba
@@ -75,8 +75,10 @@ def handle_inverse_inertia(
     Raises
     ------
     ValueError
-        If ``handles`` is empty or names a non-body, or a state array is invalid.
+        If ``handles`` is empty or names a non-body, or a state array is invalid; if the
+        model has loop joints, as :func:`~spatial.dynamics.aba`.
     """
+    model.check_tree("handle_inverse_inertia")
     if isinstance(handles, (str, int, np.integer)) or len(handles) == 0:
         raise ValueError(f"handles must be a non-empty sequence of bodies, got {handles!r}")
     ids = [_body_index(model, h) for h in handles]
@@ -148,7 +150,7 @@ def assemble_handles(
     Phi_12, Phi_34 = _square(Phi_12, "Phi_12", k), _square(Phi_34, "Phi_34", k)
     b_12 = as_array(b_12, "b_12", (Phi_12.shape[-1],))
     b_34 = as_array(b_34, "b_34", (Phi_34.shape[-1],))
-    T = np.asarray(T, dtype=float)
+    T = real_array(T, "T")
     if T.ndim < 2 or T.shape[-2] != k:
         raise ValueError(f"T must have shape (..., {k}, r), got {T.shape}")
     T = as_array(T, "T", T.shape[-2:])
@@ -195,7 +197,7 @@ def assemble_handles(
 
 def _square(Phi, name: str, k: int) -> np.ndarray:
     """``Phi`` as a float (..., n, n) array with ``n > k`` and ``n`` a multiple of 6."""
-    Phi = np.asarray(Phi, dtype=float)
+    Phi = real_array(Phi, name)
     if Phi.ndim < 2 or Phi.shape[-1] != Phi.shape[-2] or Phi.shape[-1] % 6 or Phi.shape[-1] <= k:
         raise ValueError(
             f"{name} must have shape (..., 6m, 6m) with more than {k // 6} handle(s), got "

@@ -174,10 +174,11 @@ def hybrid_inertia(model: Model, q, accel_known_mask) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``q`` or the mask is invalid.
+        If ``q`` or the mask is invalid; if the model has loop joints, as
+        :func:`~spatial.dynamics.crba`.
     """
     fd = _force_driven(model, accel_known_mask)
-    q, _, _, _ = model.check_state(q)
+    q, _, _, _ = model.check_state(q, tree_dynamics="hybrid_inertia")
     fp = _forward_pass(model, q)
     fd_vars = _fd_variables(model, fd)
     return _modified_crba(model, fp.Xup, fp.S, fd)[..., fd_vars[:, None], fd_vars]
@@ -325,7 +326,8 @@ def hybrid_dynamics(
     ValueError
         If the mask is not a boolean array of shape (NB,); if a needed ``qdd_known`` or
         ``tau_known`` is None; if a state array, ``f_ext`` or ``rotor_inertia`` is invalid or
-        the batch shapes do not broadcast; if ``method`` is unknown.
+        the batch shapes do not broadcast; if ``method`` is unknown; if the model has loop
+        joints, as :func:`~spatial.dynamics.aba`.
 
     Examples
     --------
@@ -351,7 +353,9 @@ def hybrid_dynamics(
         if any(fd[1:]):
             raise ValueError("tau_known is None but some joints are force-driven")
         tau_known = np.zeros(model.nv)
-    q, qd, qdd_known, tau_known = model.check_state(q, qd, qdd_known, tau_known)
+    q, qd, qdd_known, tau_known = model.check_state(
+        q, qd, qdd_known, tau_known, tree_dynamics="hybrid_dynamics"
+    )
     f_ext = _check_f_ext(model, f_ext)
     batch = _batch_shape(
         q=(q, 1), qd=(qd, 1), qdd_known=(qdd_known, 1), tau_known=(tau_known, 1), f_ext=(f_ext, 2)

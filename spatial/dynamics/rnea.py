@@ -110,9 +110,11 @@ def rnea(model: Model, q, qd, qdd, f_ext=None) -> np.ndarray:
     Raises
     ------
     ValueError
-        If a state array has the wrong shape, is not finite or not a valid configuration,
+        If a state array has the wrong shape, is complex, not finite or not a valid configuration,
         if ``f_ext`` has the wrong shape or a non-zero row 0, or if the batch shapes do not
-        broadcast.
+        broadcast.  If the model has loop joints (:meth:`~spatial.Model.check_tree`): pass
+        ``model.spanning_tree()`` for the open tree's answer, or use
+        :func:`~spatial.dynamics.loops.loop_inverse_dynamics` for the closed loops.
 
     Examples
     --------
@@ -123,7 +125,7 @@ def rnea(model: Model, q, qd, qdd, f_ext=None) -> np.ndarray:
     >>> float(sp.rnea(simple_pendulum(), [np.pi / 2], [0.0], [0.0])[0])  # doctest: +ELLIPSIS
     9.81...
     """
-    q, qd, qdd, _ = model.check_state(q, qd, qdd)
+    q, qd, qdd, _ = model.check_state(q, qd, qdd, tree_dynamics="rnea")
     return _rnea(model, q, qd, qdd, _check_f_ext(model, f_ext))[0]
 
 
@@ -150,7 +152,7 @@ def bias_force(model: Model, q, qd, f_ext=None) -> np.ndarray:
     ValueError
         As :func:`rnea`.
     """
-    q, qd, _, _ = model.check_state(q, qd)
+    q, qd, _, _ = model.check_state(q, qd, tree_dynamics="bias_force")
     return _rnea(model, q, qd, np.zeros(qd.shape), _check_f_ext(model, f_ext))[0]
 
 
@@ -180,7 +182,7 @@ def joint_forces(model: Model, q, qd, qdd, f_ext=None) -> np.ndarray:
     ValueError
         As :func:`rnea`.
     """
-    q, qd, qdd, _ = model.check_state(q, qd, qdd)
+    q, qd, qdd, _ = model.check_state(q, qd, qdd, tree_dynamics="joint_forces")
     _, f = _rnea(model, q, qd, qdd, _check_f_ext(model, f_ext))
     batch = f[0].shape[:-1]
     return np.stack([np.broadcast_to(f_i, batch + (6,)) for f_i in f], axis=len(batch))
@@ -221,8 +223,9 @@ def rnea_3d(model: Model, q, qd, qdd) -> np.ndarray:
     Raises
     ------
     ValueError
-        If a joint is not revolute, or as :func:`rnea` for the state arrays.
+        If a joint is not revolute, or as :func:`rnea` (state arrays, loop joints).
     """
+    model.check_tree("rnea_3d")
     for i in range(1, model.NB + 1):
         if not isinstance(model.joints[i], Revolute):
             raise ValueError(

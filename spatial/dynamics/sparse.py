@@ -549,9 +549,12 @@ def forward_dynamics(model: Model, q, qd, tau, f_ext=None) -> np.ndarray:
     ------
     ValueError
         If a state array or ``f_ext`` is invalid, the batch shapes do not broadcast, or ``H`` is
-        not positive definite (a massless subtree).
+        not positive definite (a massless subtree).  If the model has loop joints
+        (:meth:`~spatial.Model.check_tree`): use
+        :func:`~spatial.dynamics.loops.loop_forward_dynamics` for the closed loops, or pass
+        ``model.spanning_tree()`` for the open tree's answer.
     """
-    q, qd, _, tau = model.check_state(q, qd, None, tau)
+    q, qd, _, tau = model.check_state(q, qd, None, tau, tree_dynamics="forward_dynamics")
     f_ext = _check_f_ext(model, f_ext)
     batch = _batch_shape(q=(q, 1), qd=(qd, 1), tau=(tau, 1), f_ext=(f_ext, 2))
     C = _rnea(model, q, qd, np.zeros(qd.shape), f_ext)[0]

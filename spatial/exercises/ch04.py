@@ -1,8 +1,14 @@
 """Checkers for the exercises of notebook 04, "Modelling systems: connectivity, joints, trees, DH".
 
-04.1  the support set ``κ(i)`` from a parent array (Featherstone §4.1.4);
-04.2  ``X_J`` and ``S`` of a prismatic joint along an arbitrary unit axis (Table 4.1);
-04.3  the point Jacobian of a revolute tree, column by column from the joint axes (eq. 4.6).
+* 04.1: the support set ``κ(i)`` from a parent array (Featherstone §4.1.4);
+* 04.2: ``X_J`` and ``S`` of a prismatic joint along an arbitrary unit axis (Table 4.1);
+* 04.3: the point Jacobian of a revolute tree, column by column from the joint axes (eq. 4.6);
+
+and of its second part, notebook 04b, "Constraints: subspaces, joints and constrained bodies":
+
+* 04.4: a force on a constrained body split into the part that accelerates it and the part the
+  joint holds (Featherstone eq. 3.28);
+* 04.5: the incidence matrix ``P`` of a tree from its parent array (eq. 3.69).
 """
 
 from __future__ import annotations
@@ -11,8 +17,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .. import builders, kinematics
-from ..joints import Prismatic
+from .. import builders, constrained, kinematics
+from ..joints import Cylindrical, Planar, Prismatic, Revolute, Spherical
 
 __all__ = ["CHECKS"]
 
@@ -81,4 +87,43 @@ def check_point_jacobian(point_jacobian_by_hand: Callable) -> None:
         )
 
 
-CHECKS = {"04.1": check_support, "04.2": check_prismatic, "04.3": check_point_jacobian}
+def check_split_force(split_force: Callable) -> None:
+    """04.4: ``split_force(I, S, f)`` returns ``(f_a, f_c)`` with ``f_a ∈ I S``, ``f_c ∈ S⊥``."""
+    rng = np.random.default_rng(404)
+    for joint in (Revolute("z"), Cylindrical("x"), Planar(), Spherical()):
+        I = builders.random_inertia(rng)
+        S = joint.motion_subspace(joint.random_configuration(rng))
+        f = rng.standard_normal(6)
+        out = split_force(I.copy(), S.copy(), f.copy())
+        if not (isinstance(out, tuple) and len(out) == 2):
+            raise AssertionError("split_force must return a pair (f_a, f_c)")
+        what = f"{joint!r} (eq. 3.28; the part f_c must do no work on S: Sᵀ f_c = 0)"
+        f_a = I @ constrained.apparent_inverse_inertia(I, S) @ f  # I a, with a = Φ f
+        _compare(np.reshape(out[0], -1), f_a, f"f_a for {what}")
+        _compare(np.reshape(out[1], -1), f - f_a, f"f_c for {what}")
+
+
+def check_incidence(incidence: Callable) -> None:
+    """04.5: ``incidence(parent)`` returns the ``6 N_B x 6 N_J`` matrix ``P`` of eq. 3.69."""
+    rng = np.random.default_rng(405)
+    models = [builders.planar_chain(3), builders.branched_tree(5, branching_factor=2)]
+    models += [builders.humanoid()]
+    for model in models:
+        q = model.random_configuration(rng)
+        P = constrained.big_matrix_system(model, q, np.zeros(model.nv), np.zeros(model.nv)).P
+        parent = list(model.parent)
+        _compare(
+            incidence(list(parent)),
+            P,
+            f"P for the parent array {parent} (joint j joins body λ(j) to body j: +1 in the "
+            "successor's block row, -1 in the predecessor's, none for the base)",
+        )
+
+
+CHECKS = {
+    "04.1": check_support,
+    "04.2": check_prismatic,
+    "04.3": check_point_jacobian,
+    "04.4": check_split_force,
+    "04.5": check_incidence,
+}

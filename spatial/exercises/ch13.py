@@ -1,4 +1,5 @@
-"""Checkers for the exercises of notebook 13, "Springs and muscles".
+"""Checkers for the exercises of notebooks 13, "Springs", and 13b, "Muscles" (13.2 and 13.3 in
+13, 13.1, 13.4 and 13.5 in 13b; the ids are those of the chapter before it was split).
 
 - 13.1  solve the passive force–length cubics from Sueda's conditions (Sueda eqs. 1.40–1.42);
 - 13.2  the body wrenches of a zero-rest-length spring between two bodies (Sueda eq. 1.35);

@@ -208,7 +208,7 @@ def check_tree_accelerations(tree_accelerations: Callable) -> None:
 
 def _tree_only(model: Model, q, qd) -> np.ndarray:
     """q̈ of the spanning tree alone (no loop forces)."""
-    return aba(model, q, qd, np.zeros(model.nv))
+    return aba(model.spanning_tree(), q, qd, np.zeros(model.nv))
 
 
 # ----------------------------------------------------------------------------- P3.2
@@ -226,9 +226,8 @@ def check_maximal_system(maximal_system: Callable) -> None:
                 raise AssertionError(f"the system has {system.N} bodies, the tree {model.NB}")
             if len(system.joints) == model.NB:
                 raise AssertionError(
-                    "the system has only the tree's joints: from_model leaves the loop joints "
-                    "out unless asked (loops=True), so the loops are open (notebook 12, "
-                    "Sueda §1.10)"
+                    "the system has only the tree's joints, so the loops are open: from_model "
+                    "keeps the loop joints when asked (loops=True; notebook 12, Sueda §1.10)"
                 )
             if len(system.joints) != model.NB + model.NL:
                 raise AssertionError(
@@ -292,7 +291,8 @@ def check_point_constraints(point_constraints: Callable) -> None:
                     "motion; each loop's pair must hold its own pin, perpendicular to its own "
                     "axis (Sueda eqs. 2.93–2.95)"
                 )
-            got = reduced.constrained_forward_dynamics(model, q, qd, None, items).qdd
+            tree = model.spanning_tree()  # REDMAX closes the loops with the rows given
+            got = reduced.constrained_forward_dynamics(tree, q, qd, None, items).qdd
             expected, _ = loops.loop_forward_dynamics(model, q, qd, check=False)
             assert_close(
                 got,

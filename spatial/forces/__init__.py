@@ -4,7 +4,8 @@ Every force is an object with ``bodies`` (the numbers of the bodies it acts on) 
 ``evaluate(T, phi, coords="body", symmetric=False) -> ForceTerms(f, K, D)`` for a system of
 ``N`` bodies with 4x4 frames ``T (..., N, 4, 4)`` (Sueda writes E for this frame) and twists
 ``phi (..., N, 6)``; :func:`assemble` sums several.  ``K = ∂f/∂x`` under ``T exp([δ])`` and
-``D = ∂f/∂φ`` (conventions: :mod:`spatial.forces.base`).
+``D = ∂f/∂φ`` (conventions: :mod:`spatial.forces.base`); :func:`derivative_error` checks both
+against central differences.
 
 Bodies are numbered ``1 … N`` and ``0`` is the fixed world, as in :class:`spatial.Model`; the
 state arrays hold the bodies without the world, so body ``b`` is row ``b - 1`` of ``T`` and
@@ -26,7 +27,7 @@ state arrays hold the bodies without the world, so body ``b`` is row ``b - 1`` o
 * :mod:`~spatial.forces.frame_spring` — :class:`FrameSpring` (ArtiSynth §0.22).
 """
 
-from .base import Force, ForceTerms, assemble
+from .base import Force, ForceTerms, assemble, derivative_error
 from .frame_spring import FrameSpring
 from .millard import (
     MillardCurve,
@@ -87,6 +88,7 @@ __all__ = [
     "active_force_length_curve",
     "activation_rate",
     "assemble",
+    "derivative_error",
     "axial_spring",
     "fiber_force_length_curve",
     "force_velocity",

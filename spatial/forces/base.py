@@ -46,10 +46,11 @@ import numpy as np
 
 from .._batched import T as _T
 from .._validate import as_array
+from ..checks import check_jacobian
 from ..se3 import Ad, _as_frame, ad, frame_inverse, material_jacobian
 from ..vectors import skew
 
-__all__ = ["Force", "ForceTerms", "assemble"]
+__all__ = ["Force", "ForceTerms", "assemble", "derivative_error"]
 
 _COORDS = ("body", "world")
 
@@ -234,6 +235,61 @@ def assemble(
         terms = force.evaluate(T, phi, coords=coords, symmetric=symmetric)
         total = ForceTerms(*(a + b for a, b in zip(total, terms, strict=True)))
     return total
+
+
+def derivative_error(force: Force, T, phi) -> float:
+    """Worst relative error of a force's ``K`` and ``D`` against central differences.
+
+    For every body the force acts on, the columns of ``K`` are compared with central
+    differences of ``f`` as that body's frame moves to ``T exp(±ε[e_k])`` (Sueda eq. 1.20,
+    :func:`spatial.check_jacobian` with ``space="se3"``), and the columns of ``D`` with
+    differences of ``f`` as its twist moves by ``±ε e_k``; the largest of the relative errors
+    ``‖J − J_fd‖ / max(‖J‖, ‖J_fd‖)`` is returned (about 1e-9 or below for exact derivatives;
+    a wrong term gives an error of order one).  The check of notebook 13, section 1.
+
+    Parameters
+    ----------
+    force : Force
+    T : array_like, shape (N, 4, 4)
+        Frames of the system's ``N`` bodies (one state, no batch).
+    phi : array_like, shape (N, 6)
+        Their body twists.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        As :meth:`Force.evaluate`, or if the state is batched.
+    """
+
+    T, phi = _system_state(T, phi)
+    if T.ndim != 3:
+        raise ValueError(f"T must hold one state, shape (N, 4, 4), got {T.shape}")
+    _, K, D = force.evaluate(T, phi)
+    worst = 0.0
+    for body in sorted(set(force.bodies) - {0}):
+        i = body - 1
+        cols = slice(6 * i, 6 * i + 6)
+
+        def f_of_frame(T_i, i=i):
+            moved = T.copy()
+            moved[i] = T_i
+            return force.evaluate(moved, phi).f
+
+        def f_of_twist(phi_i, i=i):
+            moved = phi.copy()
+            moved[i] = phi_i
+            return force.evaluate(T, moved).f
+
+        for res in (
+            check_jacobian(f_of_frame, K[:, cols], T[i], space="se3"),
+            check_jacobian(f_of_twist, D[:, cols], phi[i]),
+        ):
+            worst = max(worst, float(res.error))
+    return worst
 
 
 # ----------------------------------------------------------------------- point attachments

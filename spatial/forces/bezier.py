@@ -33,6 +33,8 @@ from math import comb
 import numpy as np
 from numpy.polynomial import polynomial as P
 
+from .._validate import real_array
+
 __all__ = ["corner_control_points", "QuinticBezierSpline"]
 
 #: ``_BERNSTEIN[i, k]`` = coefficient of ``uⁱ`` in ``Bₖ(u)``: power coefficients = M @ points.
@@ -121,8 +123,8 @@ class QuinticBezierSpline:
     """
 
     def __init__(self, px, py, slopes) -> None:
-        px = np.atleast_2d(np.asarray(px, dtype=float))
-        py = np.atleast_2d(np.asarray(py, dtype=float))
+        px = np.atleast_2d(real_array(px, "px"))
+        py = np.atleast_2d(real_array(py, "py"))
         if px.shape != py.shape or px.shape[-1] != 6 or px.ndim != 2:
             raise ValueError(f"px and py must both have shape (n, 6), got {px.shape}, {py.shape}")
         if np.any(np.diff(px, axis=1) < 0):

@@ -55,8 +55,14 @@ __all__ = [
 
 
 def scale_curviness(curviness: float) -> float:
-    """Map a user curviness ``k ∈ [0, 1]`` to the Bézier fraction ``0.1 + 0.8 k``."""
-    return 0.1 + 0.8 * curviness
+    """Map a user curviness ``k ∈ [0, 1]`` to the Bézier fraction ``0.1 + 0.8 k``.
+
+    Raises
+    ------
+    ValueError
+        If ``curviness`` is not one real number in ``[0, 1]``.
+    """
+    return 0.1 + 0.8 * _curviness(curviness)
 
 
 def _number(value, name: str) -> float:

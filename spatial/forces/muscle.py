@@ -27,7 +27,13 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from .._validate import as_scalar_array, nonnegative_scalar, positive_scalar
+from .._validate import (
+    as_scalar_array,
+    finite_scalar,
+    integer,
+    nonnegative_scalar,
+    positive_scalar,
+)
 
 __all__ = [
     "MuscleCurve",
@@ -126,8 +132,7 @@ class PiecewiseCubic:
         breaks = as_scalar_array(breaks, "breaks")
         if breaks.ndim != 1 or breaks.size < 2 or np.any(np.diff(breaks) <= 0):
             raise ValueError(f"breaks must be a strictly increasing 1-D array, got {breaks}")
-        if continuity not in (0, 1, 2):
-            raise ValueError(f"continuity must be 0, 1 or 2, got {continuity!r}")
+        continuity = integer(continuity, "continuity", 0, 2)  # True is not C1
         n = breaks.size - 1
         need = 4 * n - (n - 1) * (continuity + 1)
         if len(conditions) != need:
@@ -139,12 +144,10 @@ class PiecewiseCubic:
         b = np.zeros(4 * n)
         row = 0
         for seg, order, x, value in conditions:
-            if not (isinstance(seg, int | np.integer) and 0 <= seg < n):
-                raise ValueError(f"condition segment must be an integer in [0, {n}), got {seg!r}")
-            if order not in (0, 1, 2, 3):
-                raise ValueError(f"condition order must be 0, 1, 2 or 3, got {order!r}")
-            A[row, 4 * seg : 4 * seg + 4] = _monomial_row(float(x), order)
-            b[row] = value
+            seg = integer(seg, "condition segment", 0, n - 1)
+            order = integer(order, "condition order", 0, 3)
+            A[row, 4 * seg : 4 * seg + 4] = _monomial_row(finite_scalar(x, "condition x"), order)
+            b[row] = finite_scalar(value, "condition value")
             row += 1
         for i in range(1, n):
             for order in range(continuity + 1):
@@ -309,9 +312,20 @@ class MuscleLaw:
         ----------
         l, ldot : array_like, shape (...)
             Path length (m) and its rate (m/s, lengthening positive).
+
+        Raises
+        ------
+        ValueError
+            If a path length does not exceed the tendon length (the fibre would have no
+            length, or a negative one; as :class:`MusculotendonLaw`), or an entry is complex or
+            not finite.
         """
         l = as_scalar_array(l, "l")
         ldot = as_scalar_array(ldot, "ldot")
+        if np.any(l <= self.tendon_length):
+            raise ValueError(
+                f"path length must exceed the tendon length {self.tendon_length}, got {np.min(l)}"
+            )
         return (l - self.tendon_length) / self.l_opt, ldot / (self.l_opt * self.v_max)
 
     def __call__(self, l, ldot) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -329,6 +343,11 @@ class MuscleLaw:
         Returns
         -------
         F, dF_dl, dF_dldot : ndarray, shape (...)
+
+        Raises
+        ------
+        ValueError
+            As :meth:`normalized`: a path length that does not exceed the tendon length.
         """
         lt, vt = self.normalized(l, ldot)
         a, fopt = self.activation, self.f_opt

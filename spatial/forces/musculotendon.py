@@ -309,7 +309,8 @@ class MusculotendonLaw:
             return self.f_opt * ft, self.f_opt * km * kt / (km + kt), np.zeros_like(l)
         c, a = self.curves, self.activation
         x = l - self.tendon_slack_length
-        lm, cos, _, _ = self._fiber(x)
+        lm = np.sqrt(x * x + self.thickness**2)  # the fiber (its curves are evaluated below)
+        cos = x / lm
         sin2 = 1.0 - cos * cos
         lt, scale = lm / self.l_opt, self.l_opt * self.v_max
         vt = ldot * cos / scale
@@ -389,11 +390,17 @@ def integrate_activation(
     Raises
     ------
     ValueError
-        If an excitation or ``a0`` is outside ``[0, 1]``, or ``dt`` or a time constant is not
-        positive.
+        If an excitation or ``a0`` is outside ``[0, 1]``, ``excitation`` is not one sequence
+        (shape ``(n,)``) or ``a0`` not one number, or ``dt`` or a time constant is not positive.
     """
-    u = _unit_interval(excitation, "excitation").reshape(-1)
-    a = float(_unit_interval(a0, "a0"))
+    u = _unit_interval(excitation, "excitation")
+    if u.ndim > 1:
+        raise ValueError(f"excitation must be one sequence of samples, shape (n,), got {u.shape}")
+    u = u.reshape(-1)
+    a = _unit_interval(a0, "a0")
+    if a.shape != ():
+        raise ValueError(f"a0 must be one number in [0, 1], got shape {a.shape}")
+    a = float(a)
     h = positive_scalar(dt, "dt")
     ta = positive_scalar(tau_activation, "tau_activation")
     td = positive_scalar(tau_deactivation, "tau_deactivation")

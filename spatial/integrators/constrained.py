@@ -161,13 +161,18 @@ def constrained_step(
     if len(G) and np.linalg.cond(G @ np.linalg.solve(M, G.T)) > 1e13:
         raise ValueError("singular bilateral rows: G M⁻¹ Gᵀ is singular (redundant constraints)")
     options = _impulse_options(friction, k, tangent_dim, tol)
+    R = as_scalar_array(regularization, "regularization")  # checked even without contact rows
+    if np.any(R < 0):
+        raise ValueError(f"regularization must be >= 0, got {regularization!r}")
     if J is not None:
         J = _matrix(J, "J", n)
         rows = len(J)  # mu, bias and the row layout checked on a stand-in contact problem
+        if rows % (1 + tangent_dim):
+            raise ValueError(
+                f"J has {rows} rows, not a multiple of 1 + tangent_dim = {1 + tangent_dim} "
+                "(one normal and tangent_dim tangent rows per contact)"
+            )
         _, _, mu, bias = _impulse_inputs(np.eye(rows), np.zeros(rows), mu, bias, options)
-        R = as_scalar_array(regularization, "regularization")
-        if np.any(R < 0):
-            raise ValueError(f"regularization must be >= 0, got {regularization!r}")
         nc = rows // (1 + tangent_dim)
         regularization = np.broadcast_to(R, (nc,)) if R.ndim else R
     return _constrained_step(M, b, G, g, J, mu, bias, regularization, options)

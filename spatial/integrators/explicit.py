@@ -10,9 +10,21 @@ first with the force of the old state and then moves the position with the *new*
 
     v⁺ = v + h M⁻¹ f(q, v) = v + h a(t, q, v),      q⁺ = q ⊕ h v⁺.
 
-It is first-order accurate, but for a conservative mechanical system it is symplectic: it
-exactly conserves a perturbed energy, so the energy error oscillates at O(h) and does not
-drift however long the run.
+It is first-order accurate.  For a conservative system with a *constant mass matrix* and
+forces that depend on the position alone (a separable Hamiltonian ``½ vᵀMv + V(q)``: springs,
+a particle or a translating body in a potential, :class:`~spatial.integrators.LinearOscillator`)
+it is symplectic: it exactly conserves a perturbed energy, so the energy error oscillates at
+O(h) and does not drift however long the run.
+
+Only then.  In joint coordinates the mass matrix depends on the configuration and the
+accelerations carry velocity-product terms (Coriolis, centrifugal, gyroscopic); this
+velocity-form update, with ``a`` taken at the old ``v``, is then not a symplectic map and nothing
+bounds the energy error.  A torque-free rigid body on a ``Free`` joint shows it plainly: its
+gyroscopic term ``c = v ×* M v`` does no work (``vᵀc = 0``), so every step changes the kinetic
+energy by ``+½ h² cᵀM⁻¹c ≥ 0`` and the energy rises steadily, fastest for a body tumbling
+about its intermediate axis (tests/test_integrators.py measures the rise; the maximal-coordinate
+step of :mod:`spatial.maximal.dynamics` has the same gain).  Long runs of such systems that must
+keep their energy need a smaller step or a higher-order scheme, and a look at the energy.
 
 The classical fourth-order Runge–Kutta method samples the acceleration four times per step
 (start, twice in the middle, end) and averages them with the weights 1, 2, 2, 1.  In flat
@@ -33,7 +45,9 @@ in the other order the error ratio per halving is 8 for one step, i.e. third ord
 
 In flat coordinates both reduce to the classical formulas (the two moves add up to the weights
 1, 2, 2, 1 over 6), and the velocity update is the classical one.  RK4 is not symplectic: for a
-conservative system its energy drifts slowly (it dissipates).
+conservative system its energy error is small (fourth order) but not bounded, and it accumulates
+over a long run; on the linear oscillator it is a slow loss (``|R(iωh)| < 1``), on other systems
+it may have either sign.
 """
 
 from __future__ import annotations

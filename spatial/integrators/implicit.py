@@ -42,10 +42,14 @@ velocity), the damping treated implicitly by ``M - (h/2) D``::
     q⁺ = q ⊕ h v½,         f' = f(q⁺, v)
     (M - (h/2) D) v⁺ = (M - (h/2) D) v + (h/2) (f + f')
 
-No stiffness ``K`` is needed.  Without damping it is velocity Verlet (leapfrog): second order and
-symplectic; with damping it stays second order (``(M - (h/2)D)(v⁺ - v)`` is the trapezoidal
-average of the damping force).  The notes claim no order; the tests measure 2.  Here ``f'`` is
-``M(q) a(q⁺, v)``, the mass matrix frozen at the start like ``f`` (see
+No stiffness ``K`` is needed.  Without damping it is velocity Verlet (leapfrog): second order,
+and symplectic for a constant mass matrix and forces of the position alone (a separable
+Hamiltonian); with a configuration-dependent mass matrix or velocity-dependent forces (``f'``
+takes the old velocity) it is not, and its energy error is not bounded (as for symplectic Euler,
+:mod:`~spatial.integrators.explicit`).  With damping it stays second order
+(``(M - (h/2)D)(v⁺ - v)`` is the trapezoidal average of the damping force).  The notes claim
+no order; the tests measure 2.  Here ``f'`` is ``M(q) a(q⁺, v)``, the mass matrix frozen at the
+start like ``f`` (see
 :mod:`~spatial.integrators.jacobians`).
 """
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import positive_scalar
+from .._validate import positive_scalar, real_array
 from ..systems import SmoothSystem, as_system
 
 __all__ = ["reference_solution"]
@@ -100,9 +100,15 @@ def reference_solution(
     q0, v0 = system.check_state(q0, v0)
     if q0.ndim != 1 or v0.ndim != 1:
         raise ValueError(f"reference_solution takes one state, got q0 of shape {q0.shape}")
-    times = np.asarray(times, dtype=float)
-    if times.ndim != 1 or times.size == 0 or times[0] < 0 or np.any(np.diff(times) <= 0):
-        raise ValueError("times must be a non-empty increasing 1-D array of times >= 0")
+    times = real_array(times, "times")
+    if (
+        times.ndim != 1
+        or times.size == 0
+        or not np.all(np.isfinite(times))
+        or times[0] < 0
+        or np.any(np.diff(times) <= 0)
+    ):
+        raise ValueError("times must be a non-empty increasing 1-D array of finite times >= 0")
     rtol, atol = positive_scalar(rtol, "rtol"), positive_scalar(atol, "atol")
     chart_step = positive_scalar(chart_step, "chart_step")
     probe = np.linspace(0.5, 1.5, v0.shape[-1])

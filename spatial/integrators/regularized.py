@@ -121,7 +121,10 @@ def regularization(h: float, alpha, beta=0.0) -> tuple[np.ndarray, np.ndarray]:
     return _regularization(h, alpha, beta)
 
 
-def _rows(J, phi, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
+def _rows(J, phi, name: str, n: int, phi_name: str) -> tuple[np.ndarray, np.ndarray]:
+    if (J is None) != (phi is None):
+        given, missing = (phi_name, name) if J is None else (name, phi_name)
+        raise ValueError(f"{given} is given without {missing}: give the rows with their values")
     if J is None:
         return np.zeros((0, n)), np.zeros(0)
     J = as_scalar_array(J, name)
@@ -178,8 +181,9 @@ def soft_step(
     Raises
     ------
     ValueError
-        For mismatched shapes, ``h <= 0``, a negative compliance or damping, or singular
-        hard bilateral rows, or if Lemke's method does not solve the unilateral rows.
+        For mismatched shapes, rows without their values (``G`` without ``phi``, ``N`` without
+        ``phi_n``, or the other way round), ``h <= 0``, a negative compliance or damping, or
+        singular hard bilateral rows, or if Lemke's method does not solve the unilateral rows.
 
     Examples
     --------
@@ -194,8 +198,8 @@ def soft_step(
     M, b = _step_system(M, b)
     n = M.shape[0]
     h = positive_scalar(h, "h")
-    G, phi = _rows(G, phi, "G", n)
-    N, phi_n = _rows(N, phi_n, "N", n)
+    G, phi = _rows(G, phi, "G", n, "phi")
+    N, phi_n = _rows(N, phi_n, "N", n, "phi_n")
     gamma_g, R_g = _regularization(
         h, _nonnegative(alpha, "alpha", len(G)), _nonnegative(beta, "beta", len(G))
     )

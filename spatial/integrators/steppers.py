@@ -7,7 +7,7 @@ what the integrator needs and :func:`step` is the public one-step entry.
 
 from __future__ import annotations
 
-from .._validate import positive_scalar
+from .._validate import finite_scalar, positive_scalar
 from ..systems import SmoothSystem, Step, as_system
 from .explicit import _rk4, _symplectic_euler
 from .implicit import _bridson_marino, _implicit_euler, _trapezoidal
@@ -101,7 +101,8 @@ def step(system, t: float, q, v, h: float, *, integrator: str = "rk4", **options
     Raises
     ------
     ValueError
-        As :func:`stepper`, for ``h <= 0`` or an invalid state.
+        As :func:`stepper`, for ``h <= 0``, a time ``t`` that is not a finite number, or an
+        invalid state.
 
     Examples
     --------
@@ -115,4 +116,4 @@ def step(system, t: float, q, v, h: float, *, integrator: str = "rk4", **options
     h = positive_scalar(h, "h")
     take = stepper(integrator, system)
     q, v = system.check_state(q, v)
-    return take(float(t), q, v, h, options)
+    return take(finite_scalar(t, "t"), q, v, h, options)

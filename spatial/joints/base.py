@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_array
+from .._validate import as_array, real_array
 
 __all__ = ["Joint", "Fixed", "axis_vector"]
 
@@ -69,7 +69,7 @@ def axis_vector(axis) -> np.ndarray:
 
 def _finite_scalar(x, name: str) -> float:
     """``x`` as a Python float; ``ValueError`` unless it is a single finite number."""
-    a = np.asarray(x, dtype=float)
+    a = real_array(x, name)
     if a.shape != () or not np.isfinite(a):
         raise ValueError(f"{name} must be a finite number, got {x!r}")
     return float(a)
@@ -103,7 +103,7 @@ def _axis_rotation(a: np.ndarray, q: np.ndarray) -> np.ndarray:
     ``E = Rᵀ`` where ``R = cos q·1 + sin q·[a]× + (1 − cos q)·a aᵀ`` is the active rotation;
     for ``a = e_z`` this is the book's ``rz(q)``.
     """
-    c, s = np.cos(q)[..., None, None], np.sin(q)[..., None, None]
+    c, s = np.asarray(np.cos(q))[..., None, None], np.asarray(np.sin(q))[..., None, None]
     ax = np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
     return c * np.eye(3) - s * ax + (1.0 - c) * np.outer(a, a)
 

@@ -18,7 +18,7 @@ import numpy as np
 from .._batched import plux as _plucker  # rot(E) xlt(r), unvalidated (eq. 2.24)
 from .._batched import rot as _rotation_transform  # rot(E), unvalidated (Table 2.2)
 from ..se3 import _so3_left_jacobian, _so3_left_jacobian_inverse
-from ..vectors import rx, ry, rz
+from ..vectors.plucker import _COORDINATE_ROTATIONS as _E
 from .base import (
     Joint,
     _axis_rotation,
@@ -143,12 +143,12 @@ class SphericalYPR(Joint):
             raise ValueError(f"singularity_tol must be ≥ 0, got {singularity_tol!r}")
 
     def transform(self, q):
-        return _rotation_transform(rx(q[..., 2]) @ ry(q[..., 1]) @ rz(q[..., 0]))
+        return _rotation_transform(_E["X"](q[..., 2]) @ _E["Y"](q[..., 1]) @ _E["Z"](q[..., 0]))
 
     def motion_subspace(self, q):
         c2, s2 = np.cos(q[..., 1]), np.sin(q[..., 1])
         c3, s3 = np.cos(q[..., 2]), np.sin(q[..., 2])
-        S = np.zeros(q.shape[:-1] + (6, 3))
+        S = np.zeros(q.shape[:-1] + (6, 3), np.result_type(q, float))
         S[..., 0, 0], S[..., 1, 0], S[..., 2, 0] = -s2, c2 * s3, c2 * c3
         S[..., 1, 1], S[..., 2, 1] = c3, -s3
         S[..., 0, 2] = 1.0
@@ -158,7 +158,7 @@ class SphericalYPR(Joint):
         c2, s2 = np.cos(q[..., 1]), np.sin(q[..., 1])
         c3, s3 = np.cos(q[..., 2]), np.sin(q[..., 2])
         d1, d2, d3 = qd[..., 0], qd[..., 1], qd[..., 2]
-        c = np.zeros(_batch_shape(q, qd) + (6,))
+        c = np.zeros(_batch_shape(q, qd) + (6,), np.result_type(q, qd, float))
         # eq. 4.9: c_J = (dS/dt) q̇, the columns of dS/dt times q̇₁ and q̇₂
         c[..., 0] = -c2 * d2 * d1
         c[..., 1] = (-s2 * s3 * d2 + c2 * c3 * d3) * d1 - s3 * d3 * d2

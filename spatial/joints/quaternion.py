@@ -31,6 +31,7 @@ from ..rotations import (
     quat_to_rotvec,
     require_unit_quaternion,
 )
+from ..rotations.quaternions import _quat_matrix  # unvalidated: q is checked by the model
 from ..se3 import _so3_left_jacobian, _so3_left_jacobian_inverse
 from .base import Joint, _broadcast_constant, _concat
 
@@ -60,7 +61,7 @@ class Spherical(Joint):
     _S = np.vstack([np.eye(3), np.zeros((3, 3))])
 
     def transform(self, q):
-        return _rotation_transform(np.swapaxes(quat_to_matrix(q), -1, -2))
+        return _rotation_transform(np.swapaxes(_quat_matrix(q), -1, -2))
 
     def motion_subspace(self, q):
         return _broadcast_constant(self._S, q)
@@ -105,7 +106,7 @@ class Free(Joint):
     nv = 6
 
     def transform(self, q):
-        return _plucker(np.swapaxes(quat_to_matrix(q[..., :4]), -1, -2), q[..., 4:])
+        return _plucker(np.swapaxes(_quat_matrix(q[..., :4]), -1, -2), q[..., 4:])
 
     def motion_subspace(self, q):
         return np.broadcast_to(np.eye(6), q.shape[:-1] + (6, 6))

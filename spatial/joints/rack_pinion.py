@@ -52,19 +52,19 @@ class RackPinion(Joint):
             raise ValueError(f"radius must be ≥ 0, got {radius!r}")
 
     def transform(self, q):
-        r = np.zeros(q.shape[:-1] + (3,))
+        r = np.zeros(q.shape[:-1] + (3,), np.result_type(q, float))
         r[..., 0] = self.radius * q[..., 0]
         return _plucker(_axis_rotation(np.array([0.0, 0.0, 1.0]), q[..., 0]), r)
 
     def motion_subspace(self, q):
-        S = np.zeros(q.shape[:-1] + (6, 1))
+        S = np.zeros(q.shape[:-1] + (6, 1), np.result_type(q, float))
         S[..., 2, 0] = 1.0
         S[..., 3, 0] = self.radius * np.cos(q[..., 0])
         S[..., 4, 0] = -self.radius * np.sin(q[..., 0])
         return S
 
     def bias(self, q, qd):
-        c = np.zeros(_batch_shape(q, qd) + (6,))
+        c = np.zeros(_batch_shape(q, qd) + (6,), np.result_type(q, qd, float))
         w2 = qd[..., 0] ** 2
         c[..., 3] = -self.radius * np.sin(q[..., 0]) * w2
         c[..., 4] = -self.radius * np.cos(q[..., 0]) * w2

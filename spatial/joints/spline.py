@@ -54,6 +54,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._batched import cross_motion, plux, skew_matrix
+from .._validate import real_array
 from ..se3 import _as_frame, _one_minus_cos_over_t2, _sinc, _so3_left_jacobian, log_se3
 from .base import Joint
 
@@ -153,7 +154,7 @@ def _velocity_product(dS: np.ndarray, qd: np.ndarray) -> np.ndarray:
 
 def _control_frames(frames, name: str, ndim: int) -> np.ndarray:
     """Validated rigid frames of shape (K, 4, 4) or (K₁, K₂, 4, 4), each ``K ≥ 4``."""
-    F = np.array(frames, dtype=float)
+    F = np.array(real_array(frames, name))
     if F.ndim != ndim + 2 or F.shape[-2:] != (4, 4):
         kind = "K" if ndim == 1 else "K₁ x K₂"
         raise ValueError(f"{name} must be an array of {kind} 4x4 frames, got shape {F.shape}")
@@ -188,7 +189,7 @@ class _SplineJoint(Joint):
         return rng.uniform(0.0, 1.0, size=tuple(shape) + (self.nq,)) * self.upper
 
     def check_q(self, q, name="q"):
-        q = np.asarray(q, dtype=float)
+        q = real_array(q, name)
         if not np.all(np.isfinite(q)):
             raise ValueError(f"{name} must be finite")
         bad = (q < 0.0) | (q > self.upper)

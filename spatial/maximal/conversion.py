@@ -13,9 +13,10 @@ the state arrays drop the base row, so body ``i`` is row ``i - 1``) and back by 
 joint variables from the relative poses (:func:`~spatial.maximal.joint_coordinates`).
 
 A model with loop joints (Featherstone §4.2, ch. 8) is a spanning tree plus joints that close
-its loops.  By default :func:`from_model` converts the spanning tree only, so the loops are open;
-``loops=True`` adds every loop joint after the tree's joints, as ``system.joints[NB + l]``
-between its predecessor ``p(k)`` (parent) and successor ``s(k)`` (child), with
+its loops.  By default :func:`from_model` refuses such a model (it would drop the loops; the
+open tree is ``from_model(model.spanning_tree())``); ``loops=True`` adds every loop joint after
+the tree's joints, as ``system.joints[NB + l]`` between its predecessor ``p(k)`` (parent) and
+successor ``s(k)`` (child), with
 ``T_p(k),Fp = pluho(X_P(l))⁻¹`` and ``T_s(k),Fs = pluho(X_S(l))⁻¹``.  In maximal coordinates
 every joint writes all its ``6 - nv`` rows: a hinge that closes a planar loop writes three
 rows the plane already satisfies, the KKT matrix becomes singular, and ``loop_joint`` lets the
@@ -53,8 +54,9 @@ def from_model(model: Model, loops: bool = False, loop_joint: Joint | None = Non
         Every body needs a positive definite inertia (a point mass cannot be inverted; the
         named pendulums of :mod:`spatial.builders` take ``bob_radius > 0``).
     loops : bool
-        Also add the model's loop joints (module docstring).  ``False`` (the default) gives the
-        spanning tree only: its loops stay open.
+        Also add the model's loop joints (module docstring).  ``False`` (the default) refuses a
+        model with loop joints, since they would be dropped (Raises); the open tree is asked
+        for explicitly, ``from_model(model.spanning_tree())``.
     loop_joint : Joint, optional
         With ``loops=True``: close every loop with this joint instead of the model's loop joint,
         between the same two frames (e.g. ``Composite(Prismatic("z"), Spherical())``, which
@@ -72,13 +74,24 @@ def from_model(model: Model, loops: bool = False, loop_joint: Joint | None = Non
     ------
     ValueError
         If ``model`` is not a Model, a body inertia is singular, ``loops`` is not a bool, or
-        ``loop_joint`` is given without ``loops=True`` or is not a usable joint model.
+        ``loop_joint`` is given without ``loops=True`` or is not a usable joint model; with
+        ``loops=False``, if the model has loop joints (:meth:`~spatial.Model.check_tree`),
+        which the conversion would drop: pass ``loops=True`` to keep them as joints, or convert
+        ``model.spanning_tree()`` for the open tree.
     """
     model = _check_model(model)
     if not isinstance(loops, bool):
         raise ValueError(f"loops must be True or False, got {loops!r}")
     if loop_joint is not None and not loops:
         raise ValueError("loop_joint closes the loops: it needs loops=True")
+    if not loops:
+        try:
+            model.check_tree("maximal.from_model")
+        except ValueError as refusal:
+            raise ValueError(
+                f"{refusal}; or keep the loops as joints of the maximal system with "
+                "maximal.from_model(model, loops=True)"
+            ) from None
     system = System(gravity=model.gravity)
     for i in range(1, model.NB + 1):
         system.add_body(model.inertia[i], name=model.names[i])

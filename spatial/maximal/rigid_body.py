@@ -17,7 +17,9 @@ Time stepping (Sueda §1.8): the velocity is updated with the forces at the star
 (eq. 1.28), then the frame moves along the *new* velocity on SE(3), ``T ← T exp(h [φ])`` (eq.
 1.29), so the frame stays exactly rigid.  Using the new velocity makes this the semi-implicit
 (symplectic) Euler method; ``scheme="explicit"`` moves the frame with the old velocity instead, for
-comparison.  Both are first order.
+comparison.  Both are first order.  The name promises more than a spinning body gets: the step
+is symplectic only for forces of the pose alone, and the gyroscopic wrench taken at the start of
+the step adds kinetic energy every step (:mod:`spatial.maximal.dynamics`).
 
 Every function accepts leading batch dimensions (many bodies or initial conditions at once).
 """

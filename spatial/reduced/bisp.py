@@ -35,7 +35,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._batched import T
-from .._validate import as_array, positive_scalar
+from .._validate import (
+    as_array,
+    as_scalar_array,
+    friction_coefficients,
+    integer,
+    positive_scalar,
+)
 from ..kinematics import _forward_pass
 from ..model import Model
 from .constrained import _require_independent, _solve
@@ -88,8 +94,8 @@ def revolute_friction(joint: int, mu: float, radius: float, axis=(0.0, 0.0, 1.0)
     ValueError
         If ``mu < 0``, ``radius ≤ 0`` or the axis is zero.
     """
-    if not float(mu) >= 0.0:
-        raise ValueError(f"friction coefficient mu must be ≥ 0, got {mu!r}")
+    mu = friction_coefficients(mu, 1)[0]
+    joint = integer(joint, "joint", minimum=1)
     radius = positive_scalar(radius, "radius")
     a = as_array(axis, "axis", (3,))
     if np.linalg.norm(a) < 1e-12:
@@ -97,7 +103,7 @@ def revolute_friction(joint: int, mu: float, radius: float, axis=(0.0, 0.0, 1.0)
     a = a / np.linalg.norm(a)
     normals = np.hstack([np.zeros((2, 3)), _hinge_directions(a)])  # pure forces at the axle
     tangents = np.concatenate([radius * a, np.zeros(3)])[None]
-    return JointFriction(int(joint), float(mu), normals, tangents)
+    return JointFriction(joint, float(mu), normals, tangents)
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -203,9 +209,10 @@ def joint_reaction_forces(model: Model, q, qd, qdd, f_ext=None) -> np.ndarray:
     Raises
     ------
     ValueError
-        For invalid state arrays.
+        For invalid state arrays; for a model with loop joints (as
+        :func:`~spatial.reduced.redmax_force`).
     """
-    q, qd, _, f_ext = _check_state(model, q, qd, None, f_ext)
+    q, qd, _, f_ext = _check_state(model, q, qd, None, f_ext, "joint_reaction_forces")
     qdd = as_array(qdd, "qdd", (model.nv,))
     fp = _forward_pass(model, q, qd)
     return _reactions(model, fp, _jacobian(model, fp), q, qd, qdd, f_ext)
@@ -276,12 +283,13 @@ def bisp_step(
     ------
     ValueError, TypeError
         For invalid input (negative ``mu``, a joint out of range or given twice, wrong shapes,
-        a body with a singular inertia).
+        a body with a singular inertia); for a model with loop joints, as
+        :func:`~spatial.reduced.constrained_forward_dynamics`.
     spatial.solvers.LCPError
         If the friction QP or the staggering does not converge.
     """
     h, q, qd, tau, f_ext, fp, J, factor, v_unc = _check_common(
-        model, q, qd, h, tau, f_ext, tol, max_iter, method
+        model, q, qd, h, tau, f_ext, tol, max_iter, method, "bisp_step"
     )
     frictions = tuple(frictions)
     seen = set()
@@ -289,11 +297,12 @@ def bisp_step(
     for fr in frictions:
         if not isinstance(fr, JointFriction):
             raise TypeError(f"frictions must be JointFriction instances, got {fr!r}")
-        if not 1 <= fr.joint <= model.NB or fr.joint in seen:
-            raise ValueError(f"joint {fr.joint} is out of 1 … NB = {model.NB} or given twice")
-        if not fr.mu >= 0:
-            raise ValueError(f"friction coefficient mu of joint {fr.joint} must be ≥ 0")
-        Nj, Tj = np.asarray(fr.normals, float), np.asarray(fr.tangents, float)
+        joint = integer(fr.joint, "JointFriction joint")
+        if not 1 <= joint <= model.NB or joint in seen:
+            raise ValueError(f"joint {joint} is out of 1 … NB = {model.NB} or given twice")
+        friction_coefficients(fr.mu, 1, f"mu of joint {joint}")
+        Nj = as_scalar_array(fr.normals, f"normals of joint {joint}")
+        Tj = as_scalar_array(fr.tangents, f"tangents of joint {joint}")
         if Nj.ndim != 2 or Tj.ndim != 2 or Nj.shape[1] != 6 or Tj.shape[1] != 6:
             raise ValueError("JointFriction normals and tangents must have shapes (k, 6), (m, 6)")
         seen.add(fr.joint)
@@ -306,9 +315,7 @@ def bisp_step(
         local.append((fr.joint, fr.mu, solve, row))
     if not 0.0 <= float(stabilization) <= 1.0:
         raise ValueError(f"stabilization γ must be in [0, 1], got {stabilization!r}")
-    mu_c = np.broadcast_to(np.asarray(mu_contacts, dtype=float), (len(tuple(contacts)),))
-    if not np.all(mu_c >= 0):
-        raise ValueError(f"friction coefficients mu_contacts must be ≥ 0, got {mu_c}")
+    mu_c = friction_coefficients(mu_contacts, len(tuple(contacts)), "mu_contacts")
     ext = _External(
         model,
         fp,
@@ -325,7 +332,7 @@ def bisp_step(
     Tr = np.vstack([r for *_, r in local] + [ext.Tc, np.zeros((0, model.nv))])
     A_T = Tr @ ext.project(factor._solve(Tr.T), free=False)[0]  # T P Tᵀ, P the constrained M⁻¹
     p_beta, alpha0, b = np.zeros(model.nv), None, np.zeros(len(Tr))
-    for it in range(1, int(max_iter) + 1):  # noqa: B007 (reported in the result)
+    for it in range(1, max_iter + 1):  # noqa: B007 (reported in the result)
         v_con, lam, mu_n = ext.solve(v_unc + factor._solve(p_beta[:, None])[:, 0])
         qdd = (v_con - qd) / h
         F = _reactions(model, fp, J, q, qd, qdd, f_ext, ext.force(lam, mu_n, h))

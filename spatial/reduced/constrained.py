@@ -215,10 +215,13 @@ def constrained_forward_dynamics(
     Raises
     ------
     ValueError, TypeError
-        For an invalid state, constraint or mask; for redundant or inconsistent bilateral rows.
+        For an invalid state, constraint or mask; for redundant or inconsistent bilateral rows;
+        if the model has loop joints (:meth:`~spatial.Model.check_tree`): REDMAX closes a loop
+        with the rows given in ``constraints``, so pass ``model.spanning_tree()`` with them.
     spatial.solvers.LCPError
         If the QP solver does not converge.
     """
+    model.check_tree("constrained_forward_dynamics")
     alpha, beta = _gains(stabilization)
     _solvers_qp._check_method(method, False)
     pr = _setup(model, q, qd, tau, f_ext, constraints, inequalities, prescribed, qdd_prescribed)
@@ -278,6 +281,7 @@ def constrained_step(
     ValueError, TypeError, spatial.solvers.LCPError
         As :func:`constrained_forward_dynamics`; also for ``h ≤ 0`` or ``γ`` outside [0, 1].
     """
+    model.check_tree("constrained_step")
     h = positive_scalar(h, "h")
     _solvers_qp._check_method(method, False)
     gamma = float(stabilization)

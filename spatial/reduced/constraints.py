@@ -37,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._batched import skew_matrix
-from .._validate import as_array
+from .._validate import as_array, as_scalar_array, integer, real
 from ..dynamics.rnea import _check_f_ext
 from ..joints import Revolute, Spherical, SphericalYPR
 from ..kinematics import _forward_pass
@@ -254,25 +254,29 @@ def _check_items(model: Model, items, kinds, what: str) -> tuple:
             names = ", ".join(k.__name__ for k in kinds)
             raise TypeError(f"{what} must be instances of {names}; got {item!r}")
         if isinstance(item, JointConstraint):
-            rows = np.asarray(item.rows, float)
+            rows = np.asarray(real(item.rows, "JointConstraint rows"), float)
             if rows.ndim != 2 or rows.shape[1] != model.nv or not np.all(np.isfinite(rows)):
                 raise ValueError(
                     f"JointConstraint rows must be finite with shape (k, nv={model.nv})"
                 )
             continue
         if isinstance(item, JointLimit):
-            if not 0 <= item.index < model.nv or model.nq != model.nv:
+            index = integer(item.index, "JointLimit index")
+            if not 0 <= index < model.nv or model.nq != model.nv:
                 raise ValueError(
-                    f"JointLimit index {item.index} must name a velocity variable 0 … "
+                    f"JointLimit index {index} must name a velocity variable 0 … "
                     f"{model.nv - 1} of a model whose q is its velocity variables (nq = nv)"
                 )
             lo, hi = item.lower, item.upper
+            for bound, which in ((lo, "lower"), (hi, "upper")):
+                if bound is not None and as_scalar_array(bound, f"JointLimit {which}").shape:
+                    raise ValueError(f"JointLimit {which} must be one number, got {bound!r}")
             if lo is not None and hi is not None and lo > hi:
                 raise ValueError(f"JointLimit lower {lo} exceeds upper {hi}")
             continue
         bodies = (item.body,) if isinstance(item, PointContact) else (item.body_a, item.body_b)
         for b in bodies:
-            if not 0 <= int(b) <= model.NB:
+            if not 0 <= integer(b, f"body of {item!r}") <= model.NB:
                 raise ValueError(f"body {b} of {item!r} is not 0 … NB = {model.NB}")
         if isinstance(item, PointConstraint):
             if item.body_a == item.body_b:
@@ -286,11 +290,14 @@ def _check_items(model: Model, items, kinds, what: str) -> tuple:
             n = as_array(item.normal, "contact normal", (3,))
             if abs(np.linalg.norm(n) - 1.0) > 1e-9:
                 raise ValueError(f"contact normal must be a unit vector, got {item.normal!r}")
+            if as_scalar_array(item.height, "contact height").shape:
+                raise ValueError(f"contact height must be one number, got {item.height!r}")
     return items
 
 
-def _check_state(model, q, qd, tau, f_ext):
-    q, qd, _, tau = model.check_state(q, qd, None, tau)
+def _check_state(model, q, qd, tau, f_ext, who=None):
+    """One validated state; ``who`` names a dynamics function, which refuses loop joints."""
+    q, qd, _, tau = model.check_state(q, qd, None, tau, tree_dynamics=who)
     if q.ndim != 1 or qd.ndim != 1 or (tau is not None and tau.ndim != 1):
         raise ValueError("constrained REDMAX takes one state: q, qd and tau must be 1-D")
     return q, qd, np.zeros(model.nv) if tau is None else tau, _check_f_ext(model, f_ext)

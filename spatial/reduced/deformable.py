@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._validate import integer, real, real_array
 from ..kinematics import _forward_pass
 from ..model import Model
 from ..se3 import material_jacobian
@@ -88,7 +89,7 @@ class ParticleSystem:
     rest_length: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     def __post_init__(self):
-        m = np.asarray(self.masses, dtype=float)
+        m = np.asarray(real(self.masses, "masses"), dtype=float)
         if m.ndim != 1 or not np.all(np.isfinite(m)) or np.any(m <= 0):
             raise ValueError(f"masses must be a 1-D array of finite positive numbers, got {m}")
         n = m.size
@@ -99,20 +100,30 @@ class ParticleSystem:
         for a, item in enumerate(att):
             if item is None:
                 continue
-            body, r = item
-            r = np.asarray(r, dtype=float)
-            if int(body) != body or r.shape != (3,) or not np.all(np.isfinite(r)):
+            if not isinstance(item, tuple | list) or len(item) != 2:
                 raise ValueError(f"node {a}: attachment must be (body number, finite 3-vector)")
-            att[a] = (int(body), r)
+            body, r = item
+            body = integer(body, f"node {a}: attachment body", minimum=0)
+            r = np.asarray(real(r, f"node {a}: attachment point"), dtype=float)
+            if r.shape != (3,) or not np.all(np.isfinite(r)):
+                raise ValueError(f"node {a}: attachment must be (body number, finite 3-vector)")
+            att[a] = (body, r)
         self.attached = att
-        s = np.asarray(self.springs, dtype=int).reshape(-1, 2)
+        s = np.asarray(self.springs)
+        if s.size == 0:
+            s = np.zeros((0, 2), dtype=int)
+        if s.ndim != 2 or s.shape[1] != 2 or not np.issubdtype(s.dtype, np.integer):
+            raise ValueError(
+                f"springs must be an integer array of node pairs, shape (ns, 2), got {s.dtype} "
+                f"of shape {s.shape}"
+            )
         if s.size and (s.min() < 0 or s.max() >= n or np.any(s[:, 0] == s[:, 1])):
             raise ValueError(
                 f"spring node indices must be distinct and in 0 … {n - 1}, got {s.tolist()}"
             )
         self.springs = s
         for name in ("stiffness", "rest_length"):
-            v = np.asarray(getattr(self, name), dtype=float)
+            v = np.asarray(real(getattr(self, name), name), dtype=float)
             if v.shape != (len(s),) or not np.all(np.isfinite(v)) or np.any(v < 0):
                 raise ValueError(
                     f"{name} must hold {len(s)} finite non-negative numbers, got {v.tolist()}"
@@ -198,8 +209,11 @@ def _spring_terms(ps, X: np.ndarray):
     return f, V
 
 
-def _check(model: Model, ps: ParticleSystem, q, x, qd=None, xd=None, tau=None):
-    """Validate the coupled state once; return it as float arrays."""
+def _check(model: Model, ps: ParticleSystem, q, x, qd=None, xd=None, tau=None, who=None):
+    """Validate the coupled state once; return it as float arrays.
+
+    ``who`` names a function of the equations of motion, which refuses loop joints.
+    """
     if not isinstance(ps, ParticleSystem):
         raise TypeError(f"particles must be a ParticleSystem, got {type(ps).__name__}")
     for a, item in enumerate(ps.attached):
@@ -208,14 +222,14 @@ def _check(model: Model, ps: ParticleSystem, q, x, qd=None, xd=None, tau=None):
                 f"node {a} is attached to unknown body {item[0]} (the model has bodies "
                 f"0 … {model.NB}, 0 being the world)"
             )
-    q, qd, _, tau = model.check_state(q, qd, None, tau)
+    q, qd, _, tau = model.check_state(q, qd, None, tau, tree_dynamics=who)
     if q.ndim != 1:
         raise ValueError(f"q must be a single configuration of shape ({model.nq},)")
     nf = len(ps.free)
     out = []
     for v, name in ((x, "x"), (xd, "xd")):
         if v is not None:
-            v = np.asarray(v, dtype=float)
+            v = real_array(v, name)
             if v.shape != (nf, 3) or not np.all(np.isfinite(v)):
                 raise ValueError(f"{name} must be a finite array of shape ({nf}, 3), got {v.shape}")
         out.append(v)
@@ -284,9 +298,10 @@ def coupled_jacobian_dot(model: Model, particles: ParticleSystem, q, x, qd, xd) 
 def coupled_mass_matrix(model: Model, particles: ParticleSystem, q, x) -> np.ndarray:
     """Coupled mass matrix ``M_R = J_MRᵀ M_M J_MR`` (Sueda eq. 2.92).
 
-    Returns an ``(nv + 3 n_free)`` square matrix; errors as :func:`coupled_jacobian`.
+    Returns an ``(nv + 3 n_free)`` square matrix; errors as :func:`coupled_jacobian`, and a
+    model with loop joints is refused as by :func:`~spatial.reduced.redmax_mass_matrix`.
     """
-    q, x, _, _, _ = _check(model, particles, q, x)
+    q, x, _, _, _ = _check(model, particles, q, x, who="coupled_mass_matrix")
     J = _coupled_jacobians(model, particles, _forward_pass(model, q), q)[0]
     return J.T @ _mass_blocks(model, particles, J)
 
@@ -315,9 +330,10 @@ def coupled_force(model: Model, particles: ParticleSystem, q, x, qd, xd, tau=Non
     Raises
     ------
     ValueError
-        As :func:`coupled_jacobian`; also if a spring has zero length.
+        As :func:`coupled_jacobian`; also if a spring has zero length, or the model has loop
+        joints (as :func:`~spatial.reduced.redmax_force`).
     """
-    q, x, qd, xd, tau = _check(model, particles, q, x, qd, xd, tau)
+    q, x, qd, xd, tau = _check(model, particles, q, x, qd, xd, tau, "coupled_force")
     return _terms(model, particles, q, x, qd, xd, tau)[1]
 
 
@@ -334,9 +350,9 @@ def coupled_forward_dynamics(model: Model, particles: ParticleSystem, q, x, qd, 
     Raises
     ------
     ValueError
-        As :func:`coupled_force`; also if ``M_R`` is singular.
+        As :func:`coupled_force` (loop joints included); also if ``M_R`` is singular.
     """
-    q, x, qd, xd, tau = _check(model, particles, q, x, qd, xd, tau)
+    q, x, qd, xd, tau = _check(model, particles, q, x, qd, xd, tau, "coupled_forward_dynamics")
     M_R, f_R = _terms(model, particles, q, x, qd, xd, tau)
     try:
         acc = np.linalg.solve(M_R, f_R)

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_array, positive_scalar
+from .._validate import as_array, positive_scalar, real_array
 from .._validate import broadcast_batch as _batch_shape
 from ..dynamics.rnea import _check_f_ext
 from ..joints import Joint
@@ -71,7 +71,7 @@ def _gain_matrix(x, name: str, nv: int) -> np.ndarray:
     """
     if x is None:
         return np.zeros((nv, nv))
-    a = np.asarray(x, dtype=float)
+    a = real_array(x, name)
     if a.shape not in ((nv,), (nv, nv)):
         raise ValueError(
             f"{name} must be a vector of {nv} gains (one per velocity variable) or an "
@@ -116,7 +116,7 @@ def _check_hyper(model: Model, J_rR) -> np.ndarray:
                 f"(q = J_rR y); joint {i} ({joint!r}) has nq = {joint.nq}, nv = {joint.nv} or "
                 "other velocity variables"
             )
-    a = np.asarray(J_rR, dtype=float)
+    a = real_array(J_rR, "J_rR")
     if a.ndim != 2 or a.shape[0] != model.nv or a.shape[1] < 1:
         raise ValueError(
             f"J_rR must be a constant matrix of shape (nv, nR) = ({model.nv}, nR) with nR >= 1, "
@@ -224,8 +224,8 @@ def redmax_step(
     ValueError
         If ``h`` is not a number > 0; ``stiffness`` or ``damping`` has the wrong shape, a
         negative gain, or is not symmetric positive semidefinite; ``rest`` is not a valid
-        configuration; a state array is invalid (as :func:`~spatial.reduced.redmax_force`);
-        or the step's matrix is singular.
+        configuration; a state array is invalid or the model has loop joints (as
+        :func:`~spatial.reduced.redmax_force`); or the step's matrix is singular.
 
     Examples
     --------
@@ -242,7 +242,7 @@ def redmax_step(
     K = _gain_matrix(stiffness, "stiffness", model.nv)
     D = _gain_matrix(damping, "damping", model.nv)
     rest = _rest_configuration(model, rest)
-    q, qd, tau, f_ext, fp, J = _check(model, q, qd, tau, f_ext)
+    q, qd, tau, f_ext, fp, J = _check(model, q, qd, tau, f_ext, "redmax_step")
     _batch_shape(q=(q, 1), qd=(qd, 1), tau=(tau, 1), f_ext=(f_ext, 2), rest=(rest, 1))
     M_r = _mass_matrix(model, J)
     f_r = _force(model, fp, J, q, qd, tau, f_ext)
@@ -300,8 +300,10 @@ def hyper_reduced_jacobian_dot(model: Model, J_rR, y, yd) -> np.ndarray:
 def hyper_reduced_mass_matrix(model: Model, J_rR, y) -> np.ndarray:
     """``M_R = J_mRᵀ M_m J_mR = J_rRᵀ M_r J_rR`` (Sueda eq. 2.83), shape (..., nR, nR).
 
-    The arguments and errors are those of :func:`hyper_reduced_jacobian`.
+    The arguments and errors are those of :func:`hyper_reduced_jacobian`; a model with loop
+    joints is refused as by :func:`~spatial.reduced.redmax_mass_matrix`.
     """
+    model.check_tree("hyper_reduced_mass_matrix")
     J_rR, _, _, q, _ = _hyper_state(model, J_rR, y)
     M_r = _mass_matrix(model, _jacobian(model, _forward_pass(model, q)))
     return J_rR.T @ M_r @ J_rR
@@ -318,9 +320,10 @@ def hyper_reduced_force(model: Model, J_rR, y, yd, tau=None, f_ext=None) -> np.n
     Raises
     ------
     ValueError
-        As :func:`hyper_reduced_jacobian_dot`; also if ``tau`` or ``f_ext`` is invalid.
+        As :func:`hyper_reduced_jacobian_dot`; also if ``tau`` or ``f_ext`` is invalid, or
+        the model has loop joints (as :func:`~spatial.reduced.redmax_force`).
     """
-    return _hyper_terms(model, J_rR, y, yd, tau, f_ext)[1]
+    return _hyper_terms(model, J_rR, y, yd, tau, f_ext, "hyper_reduced_force")[1]
 
 
 def hyper_reduced_forward_dynamics(model: Model, J_rR, y, yd, tau=None, f_ext=None) -> np.ndarray:
@@ -333,8 +336,8 @@ def hyper_reduced_forward_dynamics(model: Model, J_rR, y, yd, tau=None, f_ext=No
     Raises
     ------
     ValueError
-        As :func:`hyper_reduced_force`; also if ``M_R`` is singular (``J_rR`` has dependent
-        columns, or a column moves no mass).
+        As :func:`hyper_reduced_force` (loop joints included); also if ``M_R`` is singular
+        (``J_rR`` has dependent columns, or a column moves no mass).
 
     Examples
     --------
@@ -348,12 +351,13 @@ def hyper_reduced_forward_dynamics(model: Model, J_rR, y, yd, tau=None, f_ext=No
     >>> bool(np.isclose(ydd[0], -3 * 9.81 / 5))
     True
     """
-    M_R, f_R = _hyper_terms(model, J_rR, y, yd, tau, f_ext)
+    M_R, f_R = _hyper_terms(model, J_rR, y, yd, tau, f_ext, "hyper_reduced_forward_dynamics")
     return _solve(M_R, f_R, "hyper_reduced_forward_dynamics")
 
 
-def _hyper_terms(model: Model, J_rR, y, yd, tau, f_ext):
-    """Validate once; return ``M_R`` and ``f_R`` (eq. 2.83) from the REDMAX kernels."""
+def _hyper_terms(model: Model, J_rR, y, yd, tau, f_ext, who: str):
+    """Validate once (for ``who``); return ``M_R`` and ``f_R`` (eq. 2.83) from the kernels."""
+    model.check_tree(who)
     J_rR, y, yd, q, qd = _hyper_state(model, J_rR, y, yd)
     if tau is not None:
         tau = as_array(tau, "tau", (J_rR.shape[1],))

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import as_array, positive_scalar
+from .._validate import as_array, positive_scalar, real_array
 from ..kinematics import _forward_pass
 from ..model import Model
 
@@ -149,7 +149,7 @@ def _joint_gains(model: Model, gains, name: str) -> np.ndarray | None:
 def _body_gains(model: Model, gains, name: str) -> np.ndarray | None:
     if gains is None:
         return None
-    gains = np.asarray(gains, dtype=float)
+    gains = real_array(gains, name)
     if gains.shape != (model.NB, 6, 6) or not np.all(np.isfinite(gains)):
         raise ValueError(
             f"{name} must be finite with shape (NB, 6, 6) = ({model.NB}, 6, 6): one body-fixed "
@@ -222,9 +222,13 @@ def inverse_inertia_factor(
     ------
     ValueError
         If ``q`` is invalid, a gain has the wrong shape or sign, gains are given without
-        ``h``, or ``M_r`` (or the preconditioner) is singular.
+        ``h``, ``h`` is given but not a number > 0 (even without gains), or ``M_r`` (or the
+        preconditioner) is singular; if the model has loop joints, as
+        :func:`~spatial.reduced.redmax_mass_matrix`.
     """
-    q, _, _, _ = model.check_state(q)
+    q, _, _, _ = model.check_state(q, tree_dynamics="inverse_inertia_factor")
+    if h is not None:
+        h = positive_scalar(h, "h")
     gains = [
         _joint_gains(model, damping, "damping"),
         _joint_gains(model, stiffness, "stiffness"),
@@ -235,7 +239,6 @@ def inverse_inertia_factor(
     if any(g is not None for g in gains):
         if h is None:
             raise ValueError("damping or stiffness given without the time step h")
-        h = positive_scalar(h, "h")
         zeros = (np.zeros(model.nv),) * 2 + (np.zeros((model.NB, 6, 6)),) * 2
         D, K, Dm, Km = (z if g is None else g for g, z in zip(gains, zeros, strict=True))
         joint_terms, body_terms = h * D + h * h * K, h * Dm + h * h * Km
@@ -275,6 +278,7 @@ def inverse_inertia_product(model: Model, q, x, **preconditioner) -> np.ndarray:
     >>> sp.reduced.inverse_inertia_product(model, [0.4], [6.0])
     array([0.5])
     """
+    model.check_tree("inverse_inertia_product")
     return inverse_inertia_factor(model, q, **preconditioner).solve(x)
 
 
@@ -297,4 +301,5 @@ def inverse_inertia(model: Model, q, **preconditioner) -> np.ndarray:
     ValueError
         As :func:`inverse_inertia_factor`.
     """
+    model.check_tree("inverse_inertia")
     return inverse_inertia_factor(model, q, **preconditioner).inverse()

@@ -52,7 +52,7 @@ __all__ = ["redmax_jacobian", "redmax_jacobian_dot"]
 def _jacobian(model: Model, fp) -> np.ndarray:
     """Alg. 1 (eqs. 2.11–2.14) on a forward pass: ``J_mr`` of shape (..., 6 NB, nv)."""
     batch = fp.X0[0].shape[:-2]
-    J = np.zeros(batch + (6 * model.NB, model.nv))
+    J = np.zeros(batch + (6 * model.NB, model.nv), dtype=fp.Xup[1].dtype)  # object if symbolic
     for i in range(1, model.NB + 1):
         rows, p = _rows(i), model.parent[i]
         if p != 0:  # J(i, a) = ^iX_λ(i) J(λ(i), a); zero for a past λ(i) (regular numbering)

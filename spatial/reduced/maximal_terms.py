@@ -37,8 +37,13 @@ __all__ = ["maximal_mass_matrix", "maximal_bias"]
 
 
 def _inertias(model: Model) -> np.ndarray:
-    """The body inertias ``I_1 … I_NB`` stacked, (NB, 6, 6)."""
-    return np.stack([np.asarray(model.inertia[i], dtype=float) for i in range(1, model.NB + 1)])
+    """The body inertias ``I_1 … I_NB`` stacked, (NB, 6, 6).
+
+    Floats, unless the model holds symbolic inertias (object arrays, as
+    :func:`spatial.cost.redmax_cost` uses to count operations), which are kept as they are.
+    """
+    stacked = np.stack([np.asarray(model.inertia[i]) for i in range(1, model.NB + 1)])
+    return stacked if stacked.dtype == object else stacked.astype(float)
 
 
 def _apply_mass(model: Model, A: np.ndarray) -> np.ndarray:
@@ -54,7 +59,7 @@ def _maximal_bias(model: Model, fp, f_ext) -> np.ndarray:
         if f_ext is None
         else np.broadcast_shapes(fp.v[0].shape[:-1], f_ext.shape[:-2])
     )
-    f_m = np.zeros(batch + (6 * model.NB,))
+    f_m = np.zeros(batch + (6 * model.NB,), dtype=fp.v[1].dtype)  # object if symbolic
     for i in range(1, model.NB + 1):
         I, v, X0 = model.inertia[i], fp.v[i], fp.X0[i]
         f_i = mv(_T(crm_matrix(v)), mv(I, v)) + mv(I, mv(X0, model.a_grav))

@@ -149,7 +149,8 @@ def recursive_hybrid_dynamics(
     ------
     ValueError
         For a mask that is not boolean of shape (NB,), a needed ``qdd_known``/``tau_known``
-        that is None, or invalid state arrays.
+        that is None, or invalid state arrays; for a model with loop joints (as
+        :func:`spatial.aba`).
 
     Examples
     --------
@@ -167,7 +168,9 @@ def recursive_hybrid_dynamics(
         raise ValueError("tau_known is None but some joints are force-driven")
     qdd_known = np.zeros(model.nv) if qdd_known is None else qdd_known
     tau_known = np.zeros(model.nv) if tau_known is None else tau_known
-    q, qd, qdd_known, tau_known = model.check_state(q, qd, qdd_known, tau_known)
+    q, qd, qdd_known, tau_known = model.check_state(
+        q, qd, qdd_known, tau_known, tree_dynamics="recursive_hybrid_dynamics"
+    )
     f_ext = _check_f_ext(model, f_ext)
     batch = _batch_shape(
         q=(q, 1), qd=(qd, 1), qdd_known=(qdd_known, 1), tau_known=(tau_known, 1), f_ext=(f_ext, 2)
@@ -195,9 +198,10 @@ def delassus_matrix(model: Model, q, A) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``q`` or ``A`` is invalid, or ``M_r`` is singular.
+        If ``q`` or ``A`` is invalid, or ``M_r`` is singular; if the model has loop joints
+        (as :func:`~spatial.reduced.redmax_mass_matrix`).
     """
-    q, _, _, _ = model.check_state(q)
+    q, _, _, _ = model.check_state(q, tree_dynamics="delassus_matrix")
     A = as_array(A, "A", (model.nv,))
     if A.ndim != 2 or q.ndim != 1:
         raise ValueError(f"A must be a matrix (k, nv) and q one configuration; got {A.shape}")
@@ -236,12 +240,13 @@ def dual_forward_dynamics(
     Raises
     ------
     ValueError, TypeError
-        For invalid input or redundant bilateral rows.
+        For invalid input or redundant bilateral rows; for a model with loop joints, as
+        :func:`~spatial.reduced.constrained_forward_dynamics`.
     spatial.solvers.LCPError
         If the LCP solver does not converge.
     """
     qp._check_method(method, False)
-    q, qd, tau, f_ext = _check_state(model, q, qd, tau, f_ext)
+    q, qd, tau, f_ext = _check_state(model, q, qd, tau, f_ext, "dual_forward_dynamics")
     bi = _check_items(model, constraints, (PointConstraint, JointConstraint), "constraints")
     uni = _check_items(model, inequalities, (PointContact, JointLimit), "inequalities")
     fd = [False] + [True] * model.NB

@@ -65,9 +65,9 @@ def _force(model: Model, fp, J, q, qd, tau, f_ext) -> np.ndarray:
     return f_r if tau is None else f_r + tau
 
 
-def _check(model: Model, q, qd, tau, f_ext):
-    """Validate the state once; return it with the forward pass and ``J_mr``."""
-    q, qd, _, tau = model.check_state(q, qd, None, tau)
+def _check(model: Model, q, qd, tau, f_ext, who: str):
+    """Validate the state once (for ``who``); return it with the forward pass and ``J_mr``."""
+    q, qd, _, tau = model.check_state(q, qd, None, tau, tree_dynamics=who)
     f_ext = _check_f_ext(model, f_ext)
     _batch_shape(q=(q, 1), qd=(qd, 1), tau=(tau, 1), f_ext=(f_ext, 2))
     fp = _redmax_pass(model, q, qd)
@@ -94,7 +94,11 @@ def redmax_mass_matrix(model: Model, q) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``q`` has the wrong shape, is not finite or not a valid configuration.
+        If ``q`` has the wrong shape, is not finite or not a valid configuration.  If the
+        model has loop joints (:meth:`~spatial.Model.check_tree`): REDMAX closes loops with
+        constraints (:func:`~spatial.reduced.constrained_forward_dynamics` on
+        ``model.spanning_tree()``); pass ``model.spanning_tree()`` alone for the open tree's
+        answer.
 
     Examples
     --------
@@ -106,7 +110,7 @@ def redmax_mass_matrix(model: Model, q) -> np.ndarray:
     >>> round(float(M[0, 0]), 12)
     12.0
     """
-    q, _, _, _ = model.check_state(q)
+    q, _, _, _ = model.check_state(q, tree_dynamics="redmax_mass_matrix")
     return _mass_matrix(model, _jacobian(model, _forward_pass(model, q)))
 
 
@@ -134,9 +138,9 @@ def redmax_force(model: Model, q, qd, tau=None, f_ext=None) -> np.ndarray:
     ValueError
         If a state array or ``f_ext`` has the wrong shape or is not finite, ``q`` is not a
         valid configuration, ``f_ext`` has a nonzero row 0, or the batch shapes do not
-        broadcast.
+        broadcast; if the model has loop joints, as :func:`redmax_mass_matrix`.
     """
-    q, qd, tau, f_ext, fp, J = _check(model, q, qd, tau, f_ext)
+    q, qd, tau, f_ext, fp, J = _check(model, q, qd, tau, f_ext, "redmax_force")
     return _force(model, fp, J, q, qd, tau, f_ext)
 
 
@@ -162,7 +166,8 @@ def redmax_forward_dynamics(model: Model, q, qd, tau, f_ext=None) -> np.ndarray:
     Raises
     ------
     ValueError
-        As :func:`redmax_force`; also if ``M_r`` is singular (a joint moves no mass).
+        As :func:`redmax_force` (loop joints included); also if ``M_r`` is singular (a joint
+        moves no mass).
 
     Examples
     --------
@@ -175,7 +180,7 @@ def redmax_forward_dynamics(model: Model, q, qd, tau, f_ext=None) -> np.ndarray:
     >>> bool(np.isclose(qdd[0], -9.81 / 2.0))
     True
     """
-    q, qd, tau, f_ext, fp, J = _check(model, q, qd, tau, f_ext)
+    q, qd, tau, f_ext, fp, J = _check(model, q, qd, tau, f_ext, "redmax_forward_dynamics")
     M_r = _mass_matrix(model, J)
     f_r = _force(model, fp, J, q, qd, tau, f_ext)
     M_r, f_r = np.broadcast_arrays(M_r, f_r[..., None])

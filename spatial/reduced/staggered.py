@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._validate import positive_scalar
+from .._validate import friction_coefficients, integer, positive_scalar
 from ..model import Model
 from ..solvers import qp
 from ..solvers.friction import tangent_basis
@@ -90,13 +90,12 @@ def _m_norm(factor, p):
     return float(np.sqrt(max(p @ factor._solve(p[:, None])[:, 0], 0.0)))
 
 
-def _check_common(model, q, qd, h, tau, f_ext, tol, max_iter, method):
+def _check_common(model, q, qd, h, tau, f_ext, tol, max_iter, method, who):
     h = positive_scalar(h, "h")
     tol = positive_scalar(tol, "tol")
-    if int(max_iter) != max_iter or max_iter < 1:
-        raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
+    integer(max_iter, "max_iter", minimum=1)
     qp._check_method(method, False)
-    q, qd, tau, f_ext = _check_state(model, q, qd, tau, f_ext)
+    q, qd, tau, f_ext = _check_state(model, q, qd, tau, f_ext, who)
     fp = _redmax_pass(model, q, qd)
     J = _jacobian(model, fp)
     factor = _factor(model, fp, (), None, None)
@@ -166,17 +165,16 @@ def staggered_step(
     Raises
     ------
     ValueError, TypeError
-        For invalid input (negative ``mu``, wrong shapes, ``γ`` outside [0, 1]).
+        For invalid input (negative ``mu``, wrong shapes, ``γ`` outside [0, 1]); for a model
+        with loop joints, as :func:`~spatial.reduced.constrained_forward_dynamics`.
     spatial.solvers.LCPError
         If a QP or the staggering does not converge.
     """
     h, q, qd, tau, f_ext, fp, J, factor, v_unc = _check_common(
-        model, q, qd, h, tau, f_ext, tol, max_iter, method
+        model, q, qd, h, tau, f_ext, tol, max_iter, method, "staggered_step"
     )
     contacts = _check_items(model, contacts, (PointContact,), "contacts")
-    mu = np.broadcast_to(np.asarray(mu, dtype=float), (len(contacts),))
-    if not np.all(mu >= 0):
-        raise ValueError(f"friction coefficients mu must be ≥ 0, got {mu}")
+    mu = friction_coefficients(mu, len(contacts))
     if not 0.0 <= float(stabilization) <= 1.0:
         raise ValueError(f"stabilization γ must be in [0, 1], got {stabilization!r}")
     rows = _stack(model, fp, q, qd, contacts)

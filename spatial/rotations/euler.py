@@ -19,13 +19,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._validate import as_array
-from ..vectors import rx, ry, rz
+from ..vectors.plucker import _COORDINATE_ROTATIONS
 
 __all__ = ["euler_to_matrix", "euler_S", "euler_S_dot"]
 
 
 _AXIS_INDEX = {"X": 0, "Y": 1, "Z": 2}
-_COORDINATE_ROTATION = {"X": rx, "Y": ry, "Z": rz}
+_COORDINATE_ROTATION = _COORDINATE_ROTATIONS  # rx, ry, rz without validation: kernels here
 
 
 def _euler_seq(seq: str) -> str:

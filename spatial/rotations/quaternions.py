@@ -174,7 +174,11 @@ def quat_to_matrix(q) -> np.ndarray:
     ValueError
         If ``q`` is not a unit quaternion (tolerance 1e-6).
     """
-    q = require_unit_quaternion(q)
+    return _quat_matrix(require_unit_quaternion(q))
+
+
+def _quat_matrix(q: np.ndarray) -> np.ndarray:
+    """Unvalidated kernel of :func:`quat_to_matrix` (also on symbols, object arrays)."""
     w, x, y, z = (q[..., i] for i in range(4))
     return np.stack(
         [

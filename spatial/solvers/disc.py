@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import square_matrix, vector
+from .._validate import real_array, square_matrix, vector
 
 __all__ = ["disc_qp"]
 
@@ -73,7 +73,7 @@ def disc_qp(A, c, radius) -> tuple[np.ndarray, float]:
     if d not in (1, 2):
         raise ValueError(f"disc_qp is for 1x1 or 2x2 matrices, got shape {A.shape}")
     c = vector(c, "c", d)
-    r = np.asarray(radius, dtype=float)
+    r = real_array(radius, "radius")
     if r.shape != () or not np.isfinite(r) or r < 0:
         raise ValueError(f"radius must be a finite number >= 0, got {radius!r}")
     return _disc_qp(A, c, float(r))

@@ -42,6 +42,7 @@ from .._validate import (
     friction_coefficients,
     iteration_limit,
     positive_diagonal,
+    real_array,
     relaxation_factor,
     square_matrix,
     tolerance,
@@ -144,7 +145,7 @@ def _contact_inputs(W, u, mu, tangent_dim, bias, u_name: str = "u"):
     nc = size // (1 + tangent_dim)
     u = vector(u, u_name, size)
     mu = friction_coefficients(mu, nc)
-    bias = np.zeros(nc) if bias is None else np.asarray(bias, dtype=float)
+    bias = np.zeros(nc) if bias is None else real_array(bias, "bias")
     bias = vector(np.full(nc, bias) if bias.ndim == 0 else bias, "bias", nc)
     return W, u, mu, nc, bias
 
@@ -204,7 +205,7 @@ def _facet_count(k, tangent_dim) -> None:
             raise ValueError(f"planar contact (tangent_dim=1) has k = 2 directions, got k={k!r}")
         return
     _tangent_dim(tangent_dim)
-    if int(k) != k or k < 3:
+    if isinstance(k, bool | np.bool_) or not isinstance(k, int | np.integer) or k < 3:
         raise ValueError(f"k must be an integer >= 3 for spatial contact, got {k!r}")
 
 
@@ -580,7 +581,7 @@ def friction_cone_violation(normal, tangent, mu, *, cone: str = "disk", k: int |
     """
     normal = vector(normal, "normal")
     nc = normal.shape[0]
-    tangent = np.asarray(tangent, dtype=float)
+    tangent = real_array(tangent, "tangent")
     if tangent.ndim != 2 or tangent.shape[0] != nc or tangent.shape[1] not in (1, 2):
         raise ValueError(f"tangent must have shape ({nc}, 1) or ({nc}, 2), got {tangent.shape}")
     vector(tangent.ravel(), "tangent")

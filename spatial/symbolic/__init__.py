@@ -30,6 +30,12 @@ function on object arrays of symbols and charges every product and sum it perfor
 source line that performed it (:mod:`spatial.symbolic.trace`); :func:`spatial.cost.dense_lines`
 uses it to set ``rnea``, ``crba`` and ``aba`` beside the optimized counts of Table 10.1.
 
+:func:`generate` carries the process to the end for the package's own algorithms: it traces
+``rnea``, ``crba`` or ``aba`` on symbols for one model, with the rules applied as each operation
+is made (:mod:`~spatial.symbolic.tracer`), and writes what the outputs depend on as one Python
+function (:mod:`~spatial.symbolic.codegen`) that runs one state on Python floats or a batch as
+NumPy array operations (:mod:`~spatial.symbolic.generator`).
+
 Operations are counted as the book does: ``m`` for multiplications and divisions, ``a`` for
 additions and subtractions; a sign change is free (it folds into a neighbouring operation) and is
 reported separately.
@@ -44,6 +50,7 @@ from .examples import (
 )
 from .executer import Executer, Program
 from .expr import Expr, OpCount, count_operations, format_expr, tree_count
+from .generator import GeneratedFunction, GenerationError, generate
 from .trace import LineOps, angle_symbols, count_lines, symbol_array
 
 __all__ = [
@@ -63,4 +70,7 @@ __all__ = [
     "count_lines",
     "symbol_array",
     "angle_symbols",
+    "generate",
+    "GeneratedFunction",
+    "GenerationError",
 ]

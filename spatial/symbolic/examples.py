@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._validate import square_matrix, vector
 from ..model import Model
 from ..planar import embed_transform, restrict
 from .executer import Executer, Program
@@ -47,6 +48,11 @@ def table_10_3(I=None, s=None) -> Program:
     Program
         Seven statements with 29 operations; :meth:`Program.simplify` leaves 5.
 
+    Raises
+    ------
+    ValueError
+        If ``I`` is not a real finite 3x3 matrix or ``s`` not a real finite 3-vector.
+
     Examples
     --------
     >>> from spatial.symbolic import table_10_3
@@ -59,8 +65,10 @@ def table_10_3(I=None, s=None) -> Program:
     p(3) = v(1) * tmp002 - v(2) * tmp001
     tau_out = p(3)
     """
-    I = np.diag([1.5, 1.6, 1.7]) if I is None else np.asarray(I, dtype=float)
-    s = np.array([0.0, 0.0, 1.0]) if s is None else np.asarray(s, dtype=float)
+    I = np.diag([1.5, 1.6, 1.7]) if I is None else square_matrix(I, "I")
+    s = np.array([0.0, 0.0, 1.0]) if s is None else vector(s, "s", 3)
+    if I.shape != (3, 3):
+        raise ValueError(f"I must be a 3x3 matrix (the rotational inertia), got shape {I.shape}")
     ex = Executer()
     v = ex.input("v", 3)
     tmp = ex.temp(I @ v)  # one 3x3x1 product: 9m + 6a
@@ -96,9 +104,14 @@ def planar_chain_data(model: Model) -> PlanarChainData:
     Raises
     ------
     ValueError
-        If a joint is not a revolute joint about the z axis (its motion subspace is not
-        ``[0 0 1 0 0 0]ᵀ``), or a tree transform or gravity leaves the x-y plane.
+        If ``model`` is not a Model, a joint is not a revolute joint about the z axis (its
+        motion subspace is not ``[0 0 1 0 0 0]ᵀ``), or a tree transform or gravity leaves the
+        x-y plane; if the model has loop joints (:meth:`~spatial.Model.check_tree`: the RNEA is
+        the tree's).
     """
+    if not isinstance(model, Model):
+        raise ValueError(f"model must be a spatial.Model, got {type(model).__name__}")
+    model.check_tree("planar_chain_data")
     X_tree, inertia = [], []
     e_z = np.array([0, 0, 1.0, 0, 0, 0])
     for i in range(1, model.NB + 1):
@@ -138,7 +151,20 @@ def planar_rnea(data: PlanarChainData, c, s, qd, qdd, record=None):
     Returns
     -------
     ndarray, shape (NB,)
+
+    Raises
+    ------
+    ValueError
+        If ``data`` is not a :class:`PlanarChainData` or a sequence has another length than NB.
     """
+    if not isinstance(data, PlanarChainData):
+        raise ValueError(f"data must be a PlanarChainData, got {type(data).__name__}")
+    for name, values in (("c", c), ("s", s), ("qd", qd), ("qdd", qdd)):
+        if np.ndim(values) != 1 or len(values) != len(data.parent):
+            raise ValueError(
+                f"{name} must be a sequence of length NB = {len(data.parent)}, "
+                f"got shape {np.shape(values)}"
+            )
     if record is None:
 
         def record(name, values):
@@ -181,6 +207,7 @@ def generate_planar_rnea(model: Model) -> tuple[Program, Program]:
     ValueError
         As :func:`planar_chain_data`.
     """
+    model.check_tree("generate_planar_rnea")
     data = planar_chain_data(model)
     ex = Executer()
     n = model.NB

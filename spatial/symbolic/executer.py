@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._validate import integer
 from .expr import _BINARY, Expr, OpCount, format_expr, tree_count
 
 __all__ = ["Executer", "Program"]
@@ -132,7 +133,8 @@ class Program:
         """A Python function of the inputs (keyword arguments) returning a dict of the outputs.
 
         Vector inputs are indexed from 1 in the statements (``v(1)``) and from 0 in the arrays
-        passed in; the outputs come back as floats (NumPy arrays in batched calls).
+        passed in; the outputs come back as floats (NumPy arrays in batched calls).  The
+        function raises ``ValueError`` if a vector input's first dimension is not its size.
         """
         names = {}
         for name, size in self.inputs.items():
@@ -141,14 +143,34 @@ class Program:
             for k in range(size or 0):
                 names[f"{name}({k + 1})"] = f"{name}[{k}]"
         lines = [f"def generated({', '.join(self.inputs)}):"]
+        for name, size in self.inputs.items():
+            if size is not None:
+                lines.append(f"    _check_size({name!r}, {name}, {size})")
         for target, e in self.statements:
             local = _local(target)
             lines.append(f"    {local} = {format_expr(e, names)}")
             names[target] = local
         lines.append("    return {" + ", ".join(f"{t!r}: {_local(t)}" for t in self.outputs) + "}")
-        scope: dict = {}
+        scope: dict = {"_check_size": _check_size}
         exec(compile("\n".join(lines), "<spatial.symbolic>", "exec"), scope)  # noqa: S102
         return scope["generated"]
+
+
+def _check_size(name: str, value, size: int) -> None:
+    """The check a compiled program makes of a vector input (its first dimension)."""
+    if np.shape(value)[:1] != (size,):
+        raise ValueError(
+            f"input {name} must have {size} entries along its first axis, got shape "
+            f"{np.shape(value)}"
+        )
+
+
+def _name(name, what: str) -> str:
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(
+            f"{what} must be a Python identifier (it names generated code), got {name!r}"
+        )
+    return name
 
 
 def _local(target: str) -> str:
@@ -171,9 +193,19 @@ class Executer:
         self._targets: set = set()
 
     def input(self, name: str, size: int | None = None):
-        """An input symbol ``name`` (scalar) or a vector of ``v(1) … v(size)``."""
+        """An input symbol ``name`` (scalar) or a vector of ``v(1) … v(size)``.
+
+        Raises
+        ------
+        ValueError
+            If ``name`` is not an identifier or is already an input, or ``size`` is not a
+            positive integer.
+        """
+        name = _name(name, "input name")
         if name in self.inputs:
             raise ValueError(f"input {name!r} is already defined")
+        if size is not None:
+            size = integer(size, "size", minimum=1)
         self.inputs[name] = size
         if size is None:
             return Expr("var", name)
@@ -187,8 +219,20 @@ class Executer:
         return Expr("var", target)
 
     def assign(self, name: str, values):
-        """Record ``name = values`` (a scalar, or ``name(1) … name(n)`` for a vector)."""
+        """Record ``name = values`` (a scalar, or ``name(1) … name(n)`` for a vector).
+
+        Raises
+        ------
+        ValueError
+            If ``name`` is not an identifier, is assigned twice, or ``values`` has more than
+            one dimension.
+        TypeError
+            If a value is neither an expression nor a real number.
+        """
+        name = _name(name, "name")
         arr = np.asarray(values, dtype=object)
+        if arr.ndim > 1:
+            raise ValueError(f"{name}: values must be a scalar or a vector, got shape {arr.shape}")
         if arr.ndim == 0:
             return self._record(name, arr.item())
         return np.array(

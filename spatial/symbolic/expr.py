@@ -12,6 +12,8 @@ as a formula, as the statements of generated code are.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +22,8 @@ __all__ = ["Expr", "OpCount", "count_operations", "tree_count", "format_expr"]
 
 _BINARY = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
 _BINARY["/"] = lambda a, b: a / b
+#: every operator an :class:`Expr` may hold, with its number of arguments
+OPERATORS = {"var": 1, "const": 1, "neg": 1, "+": 2, "-": 2, "*": 2, "/": 2}
 
 
 class Expr:
@@ -28,11 +32,39 @@ class Expr:
     ``op`` is ``"var"`` (``args = (name,)``), ``"const"`` (``args = (value,)``), ``"neg"`` or one
     of ``"+" "-" "*" "/"``.  Arithmetic with other expressions or Python numbers builds new
     nodes, so code written for floats runs unchanged on expressions.
+
+    Raises
+    ------
+    ValueError
+        If ``op`` is not one of those operators (an unknown one, e.g. ``"pow"``, would be counted
+        as no operation), or it is given another number of arguments.
+    TypeError
+        If an operand of ``"neg"`` or a binary operator is not an :class:`Expr`, a variable's
+        name is not a string or a constant is not a real number.
     """
 
     __slots__ = ("op", "args")
 
     def __init__(self, op: str, *args):
+        arity = OPERATORS.get(op) if isinstance(op, str) else None
+        if arity is None:
+            known = ", ".join(repr(o) for o in OPERATORS)
+            raise ValueError(f"unknown operator {op!r}: an Expr's op is one of {known}")
+        if len(args) != arity:
+            raise ValueError(f"operator {op!r} takes {arity} argument(s), got {len(args)}")
+        if op == "var" and not isinstance(args[0], str):
+            raise TypeError(f"a variable's name must be a str, got {args[0]!r}")
+        if op == "const" and (
+            isinstance(args[0], bool)
+            or not isinstance(args[0], int | float | np.integer | np.floating)
+        ):
+            raise TypeError(f"a constant must be a real number, got {args[0]!r}")
+        if op not in ("var", "const") and not all(isinstance(a, Expr) for a in args):
+            bad = next(a for a in args if not isinstance(a, Expr))
+            raise TypeError(
+                f"the operands of {op!r} must be Expr nodes (Expr.wrap makes numbers into "
+                f"constants), got {type(bad).__name__} {bad!r}"
+            )
         self.op, self.args = op, args
 
     @staticmethod
@@ -99,12 +131,29 @@ def _operand(x):
     return Expr.wrap(x)
 
 
+def _require_expr(e, who: str) -> None:
+    if not isinstance(e, Expr):
+        raise TypeError(f"{who} takes an Expr, got {type(e).__name__} {e!r}")
+
+
 def format_expr(e: Expr, names: dict, top: bool = True) -> str:
+    """``e`` as source text, with variables renamed by ``names``.
+
+    Raises
+    ------
+    TypeError
+        If ``e`` is not an :class:`Expr` or ``names`` is not a mapping.
+    """
+    if top:
+        _require_expr(e, "format_expr")
+        if not isinstance(names, Mapping):
+            raise TypeError(f"names must be a mapping of variable names, got {names!r}")
     if e.op == "var":
         return names.get(e.args[0], e.args[0])
     if e.op == "const":
         value = e.args[0]
-        return str(int(value)) if value == int(value) and abs(value) < 1e15 else repr(value)
+        whole = math.isfinite(value) and value == int(value) and abs(value) < 1e15
+        return str(int(value)) if whole else repr(value)
     if e.op == "neg":
         return f"-{format_expr(e.args[0], names, False)}"
     a, b = (format_expr(x, names, False) for x in e.args)
@@ -140,10 +189,23 @@ def count_operations(*values) -> OpCount:
     Each operation node reachable from the given expressions (scalars or arrays of them) is
     counted once, however often it is reused: this is instrumented arithmetic, the count of the
     operations a function performed to produce its results (those it wasted are not counted).
+    Plain numbers among the values (constants NumPy left in an object array) count nothing.
+
+    Raises
+    ------
+    TypeError
+        If a value (or an element of an array value) is neither an :class:`Expr` nor a real
+        number: a string such as ``"a+b"`` is not an expression, and would count as nothing.
     """
     seen: set[int] = set()
     counts = {"*": 0, "/": 0, "+": 0, "-": 0, "neg": 0}
     stack = [x for v in values for x in np.asarray(v, dtype=object).ravel()]
+    for x in stack:
+        if not isinstance(x, Expr | int | float | np.integer | np.floating) or isinstance(x, bool):
+            raise TypeError(
+                "count_operations takes expressions (Expr, or arrays of them and of plain "
+                f"numbers), got {type(x).__name__} {x!r}"
+            )
     while stack:
         e = stack.pop()
         if not isinstance(e, Expr) or id(e) in seen:
@@ -156,7 +218,14 @@ def count_operations(*values) -> OpCount:
 
 
 def tree_count(e: Expr) -> OpCount:
-    """Operations of an expression written out as a tree (shared nodes counted each time)."""
+    """Operations of an expression written out as a tree (shared nodes counted each time).
+
+    Raises
+    ------
+    TypeError
+        If ``e`` is not an :class:`Expr`.
+    """
+    _require_expr(e, "tree_count")
     if e.op in ("var", "const"):
         return OpCount(0, 0)
     parts = [tree_count(a) for a in e.args]

@@ -31,6 +31,7 @@ from dataclasses import dataclass, fields, is_dataclass
 
 import numpy as np
 
+from .._validate import integer, integers
 from .expr import Expr, OpCount
 
 __all__ = ["LineOps", "angle_symbols", "symbol_array", "count_lines"]
@@ -48,8 +49,31 @@ class _Angle(Expr):
         return Expr("var", f"sin({self.args[0]})")
 
 
-def symbol_array(name: str, shape: tuple) -> np.ndarray:
-    """An object array of variables ``name1, name2, …`` (indices from 1, joined)."""
+def _name(name) -> str:
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be a non-empty string, got {name!r}")
+    return name
+
+
+def symbol_array(name: str, shape) -> np.ndarray:
+    """An object array of variables ``name1, name2, …`` (indices from 1, joined).
+
+    Parameters
+    ----------
+    name : str
+    shape : int or tuple of int
+        Each size a non-negative integer.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a non-empty string or a size is not a non-negative integer.
+    """
+    name = _name(name)
+    if isinstance(shape, tuple | list):
+        shape = integers(shape, "shape", minimum=0)
+    else:
+        shape = (integer(shape, "shape", minimum=0),)
     out = np.empty(shape, dtype=object)
     for index in np.ndindex(*shape):
         out[index] = Expr("var", name + "_".join(str(i + 1) for i in index))
@@ -57,7 +81,14 @@ def symbol_array(name: str, shape: tuple) -> np.ndarray:
 
 
 def angle_symbols(name: str, n: int) -> np.ndarray:
-    """``n`` variables ``name1 … name_n`` that accept ``np.cos`` and ``np.sin``."""
+    """``n`` variables ``name1 … name_n`` that accept ``np.cos`` and ``np.sin``.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a non-empty string or ``n`` is not a non-negative integer.
+    """
+    name, n = _name(name), integer(n, "n", minimum=0)
     out = np.empty(n, dtype=object)
     for i in range(n):
         out[i] = _Angle("var", f"{name}{i + 1}")
@@ -166,8 +197,11 @@ def count_lines(func: Callable, *args, charge=None, **kwargs) -> tuple[object, l
     Raises
     ------
     TypeError
-        If a function to charge is not a Python function (it has no source lines).
+        If ``charge`` is not a sequence, or a function to charge is not a Python function (it
+        has no source lines).
     """
+    if charge is not None and (isinstance(charge, str) or not hasattr(charge, "__iter__")):
+        raise TypeError(f"charge must be a sequence of functions, got {charge!r}")
     charged = [func] if charge is None else list(charge)
     codes = []
     for f in charged:

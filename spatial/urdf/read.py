@@ -29,13 +29,26 @@ as the URDF format specifies.  A massless body between two joints is harmless (i
 moves the bodies beyond it), but a joint whose whole subtree has no inertia moves nothing and
 makes the joint-space inertia matrix singular (Featherstone §6.2: ``H_ii = S_iᵀ I^c_i S_i``); that
 is almost always a mistake in the file, so it is an error unless ``massless="allow"`` is
-passed.
+passed.  The same option covers a link whose ``<mass value="0"/>`` comes with a non-zero
+``<inertia>``: a body without mass has no rotational inertia either (``I_c = ∫ (|r|² 1 - r rᵀ)
+dm``), so such a link is refused by default (as :func:`~spatial.inertia.mcI` refuses ``m = 0``)
+and read as a massless link, its tensor dropped with a warning, under ``massless="allow"``.
+
+Real files also list rotational inertias that no body has: principal moments breaking the
+triangle inequality ``d₁ + d₂ ≥ d₃`` (the base of Unitree's Go1 and of ANYbotics' ANYmal B has
+every tensor entry 1e-6, principal moments 0, 0, 3e-6).  They are refused by default
+(``inertia="strict"``); ``inertia="repair"`` replaces each by the nearest physical one,
+:func:`~spatial.inertia.nearest_rotational_inertia` (the smallest change of the rotational
+inertia about the centre of mass in the Frobenius norm, principal axes kept; mass and centre of
+mass are kept too) and warns with an :class:`InertiaRepairWarning` naming the links and the
+changes.
 """
 
 from __future__ import annotations
 
 import heapq
 import os
+import warnings
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
@@ -43,16 +56,22 @@ import numpy as np
 
 from .._batched import plux as _plux  # rot(E) xlt(r), unvalidated (eq. 2.24)
 from .._batched import skew_matrix
-from ..inertia import validate_inertia
+from ..inertia import _check_rotational_inertia, nearest_rotational_inertia, validate_inertia
 from ..joints import Free, Joint, Prismatic, Revolute
 from ..model import Model
 from ..rotations import rpy_to_matrix
 
-__all__ = ["load_urdf", "UrdfModel", "SUPPORTED_JOINT_TYPES"]
+__all__ = ["load_urdf", "UrdfModel", "SUPPORTED_JOINT_TYPES", "InertiaRepairWarning"]
 
 #: URDF joint types this reader turns into joints of the package.
 SUPPORTED_JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating")
 _KNOWN_UNSUPPORTED = ("planar",)
+
+
+class InertiaRepairWarning(UserWarning):
+    """:func:`load_urdf` changed a link's inertia: ``inertia="repair"`` replaced an impossible
+    rotational inertia by the nearest physical one, or ``massless="allow"`` dropped the
+    rotational inertia of a link with zero mass.  The message names the links and the changes."""
 
 
 @dataclass(repr=False)
@@ -123,8 +142,12 @@ def _origin(element, where: str) -> tuple[np.ndarray, np.ndarray]:
     return rpy_to_matrix(rpy[::-1]), xyz
 
 
-def _link_inertia(link) -> np.ndarray | None:
-    """Spatial inertia of a ``<link>`` in its own frame, or ``None`` without ``<inertial>``."""
+def _link_inertia(link, inertia: str, massless: str, changes: list) -> np.ndarray | None:
+    """Spatial inertia of a ``<link>`` in its own frame, or ``None`` without ``<inertial>``.
+
+    ``inertia``/``massless`` are :func:`load_urdf`'s options; a description of every inertia
+    they changed is appended to ``changes``.
+    """
     where = f"link {link.get('name')!r}"
     inertial = link.find("inertial")
     if inertial is None:
@@ -141,10 +164,39 @@ def _link_inertia(link) -> np.ndarray | None:
     I_axes = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
     if mass < 0:
         raise ValueError(f"{where}: <mass value> must not be negative, got {mass}")
+    if mass == 0.0 and np.any(I_axes):
+        if massless == "error":
+            raise ValueError(
+                f'{where}: <mass value="0"/> with a non-zero <inertia>: a body without mass has '
+                "no rotational inertia; give the link its mass, or pass massless='allow' to "
+                "read it as a massless link (its <inertia> dropped)"
+            )
+        changes.append(f"{where}: mass 0, its <inertia> dropped (a massless link)")
+        return None
+    if inertia == "repair":
+        try:
+            _check_rotational_inertia(I_axes, "", definite=False)
+        except ValueError:
+            repaired = nearest_rotational_inertia(I_axes)
+            before, after = np.linalg.eigvalsh(I_axes), np.linalg.eigvalsh(repaired)
+            change = np.linalg.norm(repaired - I_axes)
+            changes.append(
+                f"{where}: principal moments ({', '.join(f'{x:.6g}' for x in before)}) -> "
+                f"({', '.join(f'{x:.6g}' for x in after)}), a change of {change:.3g} in the "
+                f"Frobenius norm ({change / np.linalg.norm(I_axes):.1%} of the tensor)"
+            )
+            I_axes = repaired
     # eq. 2.63 assembled directly: URDF allows point masses (I_c = 0), which mcI refuses
     C = skew_matrix(c)
     I = np.block([[R @ I_axes @ R.T + mass * C @ C.T, mass * C], [mass * C.T, mass * np.eye(3)]])
-    return validate_inertia(I, f"inertia of {where}", allow_massless=True)
+    try:
+        return validate_inertia(I, f"inertia of {where}", allow_massless=True)
+    except ValueError as err:
+        if "triangle inequality" not in str(err) and "semi-definite" not in str(err):
+            raise
+        raise ValueError(
+            f"{err}; load_urdf(..., inertia='repair') replaces it by the nearest physical one"
+        ) from None
 
 
 def _joint_model(joint, where: str) -> Joint | None:
@@ -172,7 +224,24 @@ def _joint_model(joint, where: str) -> Joint | None:
 
 
 def _parse(source) -> ET.Element:
-    """The ``<robot>`` element of a URDF given as a path or as XML text."""
+    """The ``<robot>`` element of a URDF given as a path or as XML text (str or bytes)."""
+    if isinstance(source, bytes | bytearray):
+        try:
+            source = bytes(source).decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise ValueError(f"URDF given as bytes must be UTF-8 encoded XML: {err}") from None
+        if not source.lstrip("\ufeff \t\r\n").startswith("<"):
+            raise ValueError(
+                "URDF given as bytes is read as XML text, but it does not start with '<' "
+                "(pass a file path as a str or os.PathLike)"
+            )
+    elif not isinstance(source, str | os.PathLike):
+        raise ValueError(
+            "source must be a path (str or os.PathLike) or URDF XML (str or bytes), got "
+            f"{type(source).__name__}"
+        )
+    if isinstance(source, str):
+        source = source.lstrip("\ufeff")  # a byte-order mark left by a text editor
     text_given = isinstance(source, str) and source.lstrip().startswith("<")
     try:
         root = ET.fromstring(source) if text_given else ET.parse(os.fspath(source)).getroot()
@@ -243,13 +312,21 @@ def _tree(links: dict, joints: dict) -> tuple[str, dict]:
 # ------------------------------------------------------------------------------ the loader
 
 
-def load_urdf(source, floating: bool = False, gravity=(0.0, 0.0, -9.81), massless: str = "error"):
+def load_urdf(
+    source,
+    floating: bool = False,
+    gravity=(0.0, 0.0, -9.81),
+    massless: str = "error",
+    inertia: str = "strict",
+):
     """Read a URDF robot description into a kinematic tree (Featherstone §4.1–4.2, Table 4.3).
 
     Parameters
     ----------
-    source : str or os.PathLike
-        A path to a ``.urdf`` file, or the XML text itself (a string starting with ``<``).
+    source : str, bytes or os.PathLike
+        A path to a ``.urdf`` file, or the XML text itself: a string starting with ``<`` (a
+        leading byte-order mark is ignored), or ``bytes`` (decoded as UTF-8, so the contents of
+        a file read in binary mode can be passed as they are).
     floating : bool
         ``False``: the root link is welded to the fixed base (body 0), as for an arm bolted to
         the floor.  ``True``: the root link becomes body 1 on a 6-DoF
@@ -258,8 +335,19 @@ def load_urdf(source, floating: bool = False, gravity=(0.0, 0.0, -9.81), massles
     gravity : array_like, shape (3,)
         Gravitational acceleration in base coordinates (URDF does not say).
     massless : {"error", "allow"}
-        What to do with a joint whose body and all bodies beyond it have no inertia (see the
-        module notes).
+        What to do with a joint whose body and all bodies beyond it have no inertia, and with a
+        link of zero mass but a non-zero ``<inertia>`` (refused, or read as massless with an
+        :class:`InertiaRepairWarning`; see the module notes).
+    inertia : {"strict", "repair"}
+        What to do with a link whose rotational inertia no body can have (principal moments
+        breaking the triangle inequality ``d₁ + d₂ ≥ d₃``, or negative): refuse the file
+        (``"strict"``), or replace the rotational inertia about the link's centre of mass by the
+        nearest physical one (``"repair"``): the one with the smallest change in the Frobenius
+        norm, which keeps the principal axes and moves the principal moments to the nearest
+        point of the triangle-inequality cone (:func:`~spatial.inertia.nearest_rotational_inertia`;
+        a tensor with every entry ``ε`` becomes ``ε (1 + 11ᵀ/3)``).  The mass and the centre of
+        mass are kept.  One :class:`InertiaRepairWarning` lists the repaired links, their
+        principal moments before and after and the size of the change.
 
     Returns
     -------
@@ -276,8 +364,15 @@ def load_urdf(source, floating: bool = False, gravity=(0.0, 0.0, -9.81), massles
         missing or repeated name, a joint whose ``type`` is unknown or not supported
         (``planar``), a joint whose parent or child link does not exist, a link with two
         parents, a cycle or several root links, an ``<origin>``/``<axis>``/``<mass>``/
-        ``<inertia>`` that is not finite numbers, a zero axis, a non-physical inertia, or a
-        joint that moves no inertia (unless ``massless="allow"``).
+        ``<inertia>`` that is not finite numbers, a zero axis, a non-physical inertia (unless
+        ``inertia="repair"``), a link of zero mass with a non-zero ``<inertia>`` or a joint
+        that moves no inertia (unless ``massless="allow"``), an unknown option, or a
+        ``source`` that is neither a path nor XML (bytes that are not UTF-8).
+
+    Warns
+    -----
+    InertiaRepairWarning
+        If ``inertia="repair"`` or ``massless="allow"`` changed a link's inertia.
 
     Examples
     --------
@@ -294,6 +389,8 @@ def load_urdf(source, floating: bool = False, gravity=(0.0, 0.0, -9.81), massles
     """
     if massless not in ("error", "allow"):
         raise ValueError(f"massless must be 'error' or 'allow', got {massless!r}")
+    if inertia not in ("strict", "repair"):
+        raise ValueError(f"inertia must be 'strict' or 'repair', got {inertia!r}")
     if not isinstance(floating, bool):
         raise ValueError(f"floating must be True or False, got {floating!r}")
     robot = _parse(source)
@@ -313,7 +410,8 @@ def load_urdf(source, floating: bool = False, gravity=(0.0, 0.0, -9.81), massles
     else:
         body, model.names[0] = 0, root
     model.link_frames[root] = (body, np.eye(6))
-    parts[body] = [(np.eye(6), _link_inertia(links[root]))]
+    changes: list[str] = []
+    parts[body] = [(np.eye(6), _link_inertia(links[root], inertia, massless, changes))]
 
     # Bodies are numbered in the file's order of <link> elements, as far as a regular numbering
     # allows (§4.1.2): always the earliest link whose parent is already placed, so a file that
@@ -329,15 +427,15 @@ def load_urdf(source, floating: bool = False, gravity=(0.0, 0.0, -9.81), massles
         R, xyz = _origin(joint, where)
         X_T = _plux(R.T, xyz) @ X_link  # body -> joint frame = child frame at q = 0
         jmodel = _joint_model(joint, where)
-        inertia = _link_inertia(links[child])
+        link_inertia = _link_inertia(links[child], inertia, massless, changes)
         if jmodel is None:  # welded on: the child link is part of the same body
             model.link_frames[child] = (body, X_T)
-            parts[body].append((X_T, inertia))
+            parts[body].append((X_T, link_inertia))
         else:
             new = model.add_body(body, jmodel, X_T, zero, name=child)
             model.joint_names.append(name)
             model.link_frames[child] = (new, np.eye(6))
-            parts[new] = [(np.eye(6), inertia)]
+            parts[new] = [(np.eye(6), link_inertia)]
         for grandchild in children[child]:
             heapq.heappush(ready, (position[_child(joints[grandchild])], grandchild))
 
@@ -354,4 +452,11 @@ def load_urdf(source, floating: bool = False, gravity=(0.0, 0.0, -9.81), massles
                 " it an <inertial> or pass massless='allow'"
             )
         carries[model.parent[body]] = carries[model.parent[body]] or carries[body]
+    if changes:
+        warnings.warn(
+            f"robot {model.robot_name!r}: {len(changes)} link inertia(s) changed:\n  "
+            + "\n  ".join(changes),
+            InertiaRepairWarning,
+            stacklevel=2,
+        )
     return model

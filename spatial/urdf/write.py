@@ -101,7 +101,8 @@ def to_urdf(model: Model, name: str | None = None) -> str:
     Raises
     ------
     ValueError
-        If the model has loop joints, or a joint type URDF cannot express (naming the body).
+        If the model is not a Model, has loop joints, or a joint type URDF cannot express
+        (naming the body), or ``name`` is not a non-empty string.
 
     Examples
     --------
@@ -118,6 +119,8 @@ def to_urdf(model: Model, name: str | None = None) -> str:
         raise ValueError(
             f"the model has {len(model.loop_joints)} loop joint(s); URDF describes trees only"
         )
+    if name is not None and (not isinstance(name, str) or not name):
+        raise ValueError(f"name must be a non-empty string (the <robot name>), got {name!r}")
     joint_names = getattr(model, "joint_names", None)
     robot = ET.Element("robot", name=name or getattr(model, "robot_name", "robot"))
     ET.SubElement(robot, "link", name=model.names[0])

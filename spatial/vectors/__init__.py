@@ -16,7 +16,8 @@ What is where:
   and :func:`XtoV` (§2.8, Tables 2.2 and A.2);
 * :mod:`.apply` — transforms applied without inversion: :func:`inv_motion`,
   :func:`apply_force`, :func:`inv_force`, :func:`transform_inertia`,
-  :func:`inv_transform_inertia` (eqs. 2.25–2.26, 2.66, Table A.4);
+  :func:`inv_transform_inertia`, and :func:`transform_dyadic` for the four kinds of spatial
+  dyadic (eqs. 2.25–2.26, 2.66, Tables 2.5 and A.4);
 * :mod:`.cross` — spatial cross products: :func:`crm`, :func:`crf`, :func:`cross_motion`,
   :func:`cross_force` (§2.9, eqs. 2.31–2.34);
 * :mod:`.points` — body-fixed points: :func:`transform_point`, :func:`point_velocity`,
@@ -27,7 +28,14 @@ What is where:
 Every name is importable from ``spatial.vectors`` (and the public ones from ``spatial``).
 """
 
-from .apply import apply_force, inv_force, inv_motion, inv_transform_inertia, transform_inertia
+from .apply import (
+    apply_force,
+    inv_force,
+    inv_motion,
+    inv_transform_inertia,
+    transform_dyadic,
+    transform_inertia,
+)
 from .cross import _crm as _crm  # private, imported by other modules of the package
 from .cross import crf, crm, cross_force, cross_motion
 from .layout import swap_linear_angular
@@ -72,6 +80,7 @@ __all__ = [
     "inv_force",
     "transform_inertia",
     "inv_transform_inertia",
+    "transform_dyadic",
     "crm",
     "crf",
     "cross_motion",

@@ -13,6 +13,9 @@ are in :mod:`spatial.compact`):
 * inertias.  An inertia maps a motion vector to a force vector, so it changes coordinates by a
   congruence, ``I_B = X* I_A X⁻¹`` (eq. 2.66, :func:`transform_inertia`) and
   ``I_A = Xᵀ I_B X`` (:func:`inv_transform_inertia`); this preserves symmetry and definiteness.
+
+The inertia is one of four kinds of spatial dyadic (Featherstone Table 2.5), told apart by the
+spaces they map between; :func:`transform_dyadic` changes the coordinates of each kind.
 """
 
 from __future__ import annotations
@@ -23,7 +26,14 @@ from .. import _batched as _kernel
 from .._validate import as_array, broadcast_batch
 from .plucker import _as_plucker
 
-__all__ = ["inv_motion", "apply_force", "inv_force", "transform_inertia", "inv_transform_inertia"]
+__all__ = [
+    "inv_motion",
+    "apply_force",
+    "inv_force",
+    "transform_inertia",
+    "inv_transform_inertia",
+    "transform_dyadic",
+]
 
 
 def inv_motion(X, v) -> np.ndarray:
@@ -178,3 +188,62 @@ def inv_transform_inertia(X, I) -> np.ndarray:
     I = as_array(I, "I", (6, 6))
     broadcast_batch(X=(X, 2), I=(I, 2))
     return _kernel.T(X) @ I @ X
+
+
+#: The four kinds of spatial dyadic of Table 2.5, named "from space, to space": M motion, F force.
+DYADIC_KINDS = ("MF", "FM", "MM", "FF")
+
+
+def transform_dyadic(X, L, kind: str) -> np.ndarray:
+    """Change the coordinates of a spatial dyadic from A to B (Featherstone Table 2.5).
+
+    A dyadic maps vectors of one space to another, and both its input and its output change
+    coordinates, each by the rule of its own space: motion vectors by ``X``, force vectors by
+    ``X* = X⁻ᵀ``.  So ``ᴮL = T_to ᴬL T_from⁻¹`` and the four kinds transform as
+
+    ========  ==========================  ===============  ===========
+    ``kind``  example                     ``ᴮL``           type
+    ========  ==========================  ===============  ===========
+    ``"MF"``  inertia ``I`` (eq. 2.66)    ``X⁻ᵀ L X⁻¹``    congruence
+    ``"FM"``  inverse inertia ``Φ``       ``X L Xᵀ``       congruence
+    ``"MM"``  ``v×``                      ``X L X⁻¹``      similarity
+    ``"FF"``  ``v×*``                     ``X⁻ᵀ L Xᵀ``     similarity
+    ========  ==========================  ===============  ===========
+
+    A congruence keeps symmetry and definiteness, a similarity keeps the eigenvalues.  ``X⁻¹``
+    is read off the blocks of ``X`` (eq. 2.26), never inverted numerically.
+
+    Parameters
+    ----------
+    X : array_like, shape (..., 6, 6)
+        Motion transform ``X_BA``.
+    L : array_like, shape (..., 6, 6)
+        The dyadic in A coordinates.
+    kind : {"MF", "FM", "MM", "FF"}
+        The space it maps from, then the space it maps to: ``"MF"`` maps motion vectors to
+        force vectors (an inertia), ``"FM"`` forces to motions (an inverse inertia), ``"MM"``
+        motions to motions, ``"FF"`` forces to forces.
+
+    Returns
+    -------
+    ndarray, shape (..., 6, 6)
+        The same dyadic in B coordinates.
+
+    Raises
+    ------
+    ValueError
+        If ``kind`` is not one of the four, ``X`` is not a Plücker transform (see
+        :func:`spatial.unplux`), ``L`` does not have the trailing shape (6, 6) or is not finite,
+        or the batch shapes do not broadcast.
+    """
+    if kind not in DYADIC_KINDS:
+        raise ValueError(
+            f"kind must be one of {DYADIC_KINDS} (from space, to space; M motion, F force), "
+            f"got {kind!r}"
+        )
+    X = _as_plucker(X)
+    L = as_array(L, "L", (6, 6))
+    broadcast_batch(X=(X, 2), L=(L, 2))
+    to_map = X if kind[1] == "M" else _kernel.T(_kernel.xinv(X))  # X or X*
+    from_inverse = _kernel.xinv(X) if kind[0] == "M" else _kernel.T(X)  # X⁻¹ or X*⁻¹ = Xᵀ
+    return to_map @ L @ from_inverse

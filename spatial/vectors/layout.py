@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_array
+from .._validate import as_array, real_array
 
 __all__ = ["swap_linear_angular"]
 
@@ -39,7 +39,7 @@ def swap_linear_angular(x) -> np.ndarray:
     ValueError
         If ``x`` has neither shape (..., 6) nor (..., 6, 6), or is not finite.
     """
-    a = np.asarray(x, dtype=float)
+    a = real_array(x, "x")
     perm = [3, 4, 5, 0, 1, 2]
     if a.ndim >= 2 and a.shape[-2:] == (6, 6):
         a = as_array(a, "x", (6, 6))

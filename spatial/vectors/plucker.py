@@ -32,10 +32,12 @@ and call the unchecked kernels of :mod:`spatial._batched` instead.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import _batched as _kernel
-from .._validate import as_array, as_scalar_array, broadcast_batch, require_rotation
+from .._validate import as_array, as_scalar_array, broadcast_batch, real_array, require_rotation
 from .vec3 import skew, unskew
 
 __all__ = [
@@ -56,11 +58,23 @@ __all__ = [
 ]
 
 
+_object_cos = np.frompyfunc(lambda t: math.cos(t) if isinstance(t, int | float) else t.cos(), 1, 1)
+_object_sin = np.frompyfunc(lambda t: math.sin(t) if isinstance(t, int | float) else t.sin(), 1, 1)
+
+
 def _coordinate_rotation(theta, name: str, i: int, j: int) -> np.ndarray:
     """Coordinate rotation by ``theta`` about the axis that is neither ``i`` nor ``j``."""
-    theta = as_scalar_array(theta, name)
-    c, s = np.cos(theta), np.sin(theta)
-    E = np.zeros(theta.shape + (3, 3))
+    return _rotation_about(as_scalar_array(theta, name), i, j)
+
+
+def _rotation_about(theta: np.ndarray, i: int, j: int) -> np.ndarray:
+    """Unvalidated kernel of :func:`_coordinate_rotation` (also on symbols, object arrays)."""
+    theta = np.asarray(theta)
+    if theta.dtype == object:  # symbols, possibly mixed with numbers (a fixed angle)
+        c, s = np.asarray(_object_cos(theta)), np.asarray(_object_sin(theta))
+    else:
+        c, s = np.cos(theta), np.sin(theta)
+    E = np.zeros(theta.shape + (3, 3), np.result_type(theta, np.float64))
     k = 3 - i - j
     E[..., k, k] = 1.0
     E[..., i, i] = c
@@ -68,6 +82,14 @@ def _coordinate_rotation(theta, name: str, i: int, j: int) -> np.ndarray:
     E[..., i, j] = s
     E[..., j, i] = -s
     return E
+
+
+#: Unvalidated kernels of :func:`rx`, :func:`ry`, :func:`rz` for the joint models.
+_COORDINATE_ROTATIONS = {
+    "X": lambda theta: _rotation_about(theta, 1, 2),
+    "Y": lambda theta: _rotation_about(theta, 2, 0),
+    "Z": lambda theta: _rotation_about(theta, 0, 1),
+}
 
 
 def rx(theta) -> np.ndarray:
@@ -307,7 +329,7 @@ def pluho(X) -> np.ndarray:
     ValueError
         If the input is neither a Plücker transform nor a rigid homogeneous transform.
     """
-    A = np.asarray(X, dtype=float)
+    A = real_array(X, "X")
     if A.shape[-2:] == (6, 6):
         E, r = unplux(A)
         T = np.zeros(A.shape[:-2] + (4, 4))

@@ -1,16 +1,24 @@
-"""Drawings and animations of closed-chain linkages: every body as the outline of its pins.
+"""Drawings and animations of closed mechanisms: a spanning tree plus loop joints.
 
-The stick figures of :mod:`spatial.viz.models` follow the spanning tree, so a link that only
-closes a loop shows as half a link and the loop joints are not drawn at all.  A linkage is
-drawn instead body by body: each body is the polygon through its *pins*, the points where it
-meets another body or the ground (its own joint, its children's joints, the ends of the loop
-joints on it, Featherstone §4.2), plus any marker points given (a foot, a coupler point).
-Two pins make a bar, three or more a plate; a body whose pins all coincide (a slider on its own
-pin) is drawn as a block.  The pins on the fixed base are drawn as ground pivots.
+:func:`~spatial.viz.draw_model` draws a tree: each body from its joint to its children.  A
+closed mechanism (Featherstone §4.1–4.2, ch. 8) also has *loop joints*, each fixed in two bodies
+by the frames ``X_P`` (in its predecessor) and ``X_S`` (in its successor).  A linkage is drawn
+here body by body, as the outline through the points where the body meets others: its own
+joint, its children's tree joints (at ``X_T``) and the ends of the loop joints on it (at ``X_P``
+or ``X_S``), plus any *marker* points asked for (a foot, a coupler point).  Two points make a
+bar, three or more a plate (a closed polygon; points on one line stay a bar).  A body with no
+other point on it (a pendulum) is drawn to its centre of mass, and a body that slides on a
+moving body (a piston in its cylinder) gets the segment of its parent's guide up to it.
 
-The geometry comes from body poses (``T_world,b`` of bodies ``1 … NB``, row ``b - 1``), so
-the same drawing serves every formulation: ``system.poses(state)`` of a tree, a REDMAX system
-or a maximal-coordinate system of the same model.
+The points are placed in the world by the body poses (Featherstone Example 4.3), computed from a
+configuration ``q`` of the tree or given directly as ``poses`` (``T_world,i`` of bodies
+``1 … NB``, e.g. ``system.poses(state)``), so that the same drawing serves every formulation of
+the mechanism: a tree, a REDMAX system or a maximal-coordinate system of the same model.
+
+Pins are open circles, sliders (bodies on a joint that only translates) filled squares, the
+points where the mechanism is fixed to the ground black triangles and markers stars.  When the
+loops are closed, the two frames of each loop joint coincide and the drawing is closed; an open
+loop shows as a gap.
 """
 
 from __future__ import annotations
@@ -19,318 +27,421 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._validate import integer, positive_scalar, vector
+from ..inertia import inertia_params
+from ..kinematics import body_poses
 from ..model import Model
 from ..vectors import unplux
+from .models import _check_plane, _coords, _is_3d, _polyline
 from .player import animation_html
 
-__all__ = ["LinkageOutline", "linkage_outline", "draw_linkage", "animate_linkage"]
+__all__ = ["Linkage", "linkage", "draw_linkage", "animate_linkage"]
 
-_PLANES = {"xy": (0, 1), "xz": (0, 2), "yz": (1, 2)}
-_SAME = 1e-9  # pins closer than this (m) are one pin
+_SAME = 1e-9  # points of a body closer than this (m) are one point
 
 
 @dataclass(frozen=True)
-class LinkageOutline:
-    """World positions of a linkage drawing (see :func:`linkage_outline`).
+class Linkage:
+    """World positions of a linkage drawing (see :func:`linkage`).
 
     Attributes
     ----------
-    links : ndarray, shape (..., K, 3)
-        Every body's outline as one polyline, bodies separated by NaN rows.
+    segments : ndarray, shape (..., K, 2, 3)
+        The links: start and end of each segment.
     pins : ndarray, shape (..., P, 3)
-        The joints: each body's own joint and the successor end of each loop joint.
-    blocks : ndarray, shape (..., B, 3)
-        Bodies whose pins all coincide (drawn as a block at that point).
+        Joints that turn: the origins of the bodies on such joints and both frames of every loop
+        joint (they coincide on a closed loop).
+    sliders : ndarray, shape (..., L, 3)
+        Origins of the bodies on joints that only translate.
     ground : ndarray, shape (G, 3)
-        The pins on the fixed base.
+        Where joints meet the base (fixed, so without batch dimensions).
+    rails : list of (int, ndarray (3,), ndarray (3,))
+        For each translating joint on the base: its body, the point where it is fixed and its
+        unit axis, both in world coordinates.
     markers : ndarray, shape (..., M, 3)
         The marker points, in the order given.
     """
 
-    links: np.ndarray
+    segments: np.ndarray
     pins: np.ndarray
-    blocks: np.ndarray
+    sliders: np.ndarray
     ground: np.ndarray
+    rails: list
     markers: np.ndarray
 
 
+def _translates(joint) -> bool:
+    """True for a joint whose motion has no rotation (prismatic, planar translation, ...)."""
+    S = np.asarray(joint.motion_subspace(joint.neutral()))
+    return joint.nv > 0 and np.abs(S[:3]).max() == 0
+
+
 def _check_markers(model: Model, markers) -> list[tuple[int, np.ndarray]]:
+    """``markers`` as pairs (body 1 … NB, point in its coordinates)."""
+    if isinstance(markers, str | bytes) or not hasattr(markers, "__iter__"):
+        raise ValueError(f"markers must be a sequence of pairs (body, point), got {markers!r}")
     out = []
-    for item in markers:
-        try:
-            body, point = item
-            point = np.asarray(point, dtype=float)
-        except (TypeError, ValueError):
-            raise ValueError(f"a marker is a pair (body, point), got {item!r}") from None
-        if isinstance(body, bool) or not isinstance(body, int | np.integer):
-            raise ValueError(f"a marker's body must be an int 1 … {model.NB}, got {body!r}")
-        if not 1 <= body <= model.NB or point.shape != (3,) or not np.all(np.isfinite(point)):
-            raise ValueError(
-                f"a marker is (body 1 … {model.NB}, a finite 3-vector in its coordinates), "
-                f"got {item!r}"
-            )
-        out.append((int(body), point))
+    for k, item in enumerate(markers):
+        if isinstance(item, str | bytes) or not hasattr(item, "__len__") or len(item) != 2:
+            raise ValueError(f"markers[{k}] must be a pair (body, point), got {item!r}")
+        body = integer(item[0], f"markers[{k}]'s body", minimum=1, maximum=model.NB)
+        out.append((body, vector(item[1], f"markers[{k}]'s point", 3)))
     return out
 
 
-def _distinct(points: list[np.ndarray]) -> np.ndarray:
-    """The points without repeats (closer than ``_SAME``), shape (k, 3)."""
+def _world_poses(model: Model, q, poses) -> np.ndarray:
+    """``T_0i`` of the base and bodies ``1 … NB``, shape (..., NB + 1, 4, 4), from ``q`` or
+    from the poses of bodies ``1 … NB``."""
+    if not isinstance(model, Model):
+        raise ValueError(f"model must be a spatial.Model, got {model!r}")
+    if (q is None) == (poses is None):
+        raise ValueError("give the configuration q or the body poses (poses=...), not both")
+    if q is not None:
+        return body_poses(model, q)
+    T = np.asarray(poses, dtype=float)
+    if T.ndim < 3 or T.shape[-3:] != (model.NB, 4, 4) or not np.all(np.isfinite(T)):
+        raise ValueError(
+            f"poses must be finite, of shape (..., NB={model.NB}, 4, 4), got {T.shape}"
+        )
+    base = np.broadcast_to(np.eye(4), T.shape[:-3] + (1, 4, 4))
+    return np.concatenate([base, T], -3)
+
+
+def _outline(points: list[np.ndarray]) -> np.ndarray:
+    """A body's distinct points in drawing order, shape (k, 3): along the line when they are on
+    one line, else around their centre and back to the first (a closed polygon)."""
     distinct: list[np.ndarray] = []
     for p in points:
         if all(np.linalg.norm(p - d) > _SAME for d in distinct):
             distinct.append(p)
-    return np.array(distinct).reshape(-1, 3)
-
-
-def _ordered(points: list[np.ndarray]) -> np.ndarray:
-    """Distinct points in drawing order: along the line if collinear, else around the centre
-    (a closed polygon)."""
-    P = _distinct(points)
+    P = np.array(distinct).reshape(-1, 3)
     if len(P) < 3:
         return P
     centred = P - P.mean(0)
     _, s, Vt = np.linalg.svd(centred)
     if s[1] <= 1e-9 * s[0]:  # on one line: from one end to the other
         return P[np.argsort(centred @ Vt[0])]
-    angles = np.arctan2(centred @ Vt[1], centred @ Vt[0])
-    order = np.argsort(angles)
-    return np.concatenate([P[order], P[order[:1]]])  # closed polygon
+    order = np.argsort(np.arctan2(centred @ Vt[1], centred @ Vt[0]))
+    return np.concatenate([P[order], P[order[:1]]])
 
 
-def _body_points(model: Model, markers) -> tuple[list[np.ndarray], np.ndarray, list]:
-    """Per body its pins (and markers) in body coordinates, and the ground pins (world)."""
-    pins: dict[int, list[np.ndarray]] = {b: [np.zeros(3)] for b in range(model.NB + 1)}
+def _linkage(model: Model, T: np.ndarray, marks: list) -> Linkage:
+    """The drawing at the world poses ``T`` (..., NB + 1, 4, 4) of the base and the bodies."""
+
+    def world(i, r):  # world positions of the points r (..., 3) of body i
+        return np.einsum("...ij,...kj->...ki", T[..., i, :3, :3], r) + T[..., i, None, :3, 3]
+
+    points: dict[int, list] = {i: [np.zeros(3)] for i in range(model.NB + 1)}
     for i in range(1, model.NB + 1):
-        pins[model.parent[i]].append(unplux(model.X_tree[i])[1])
-    loop_pins = []
-    for loop in model.loop_joints:
-        for body, X in ((loop.predecessor, loop.X_p), (loop.successor, loop.X_s)):
-            pins[body].append(unplux(X)[1])
-        loop_pins.append((loop.successor, unplux(loop.X_s)[1]))
-    for body, point in markers:
-        pins[body].append(point)
-    ground = _distinct(pins[0][1:])
-    return [_ordered(pins[b]) for b in range(1, model.NB + 1)], ground, loop_pins
+        points[model.parent[i]].append(unplux(model.X_tree[i])[1])
+    for lj in model.loop_joints:
+        for body, X in ((lj.predecessor, lj.X_p), (lj.successor, lj.X_s)):
+            points[body].append(unplux(X)[1])
+    for body, r in marks:
+        points[body].append(r)
+    segments, pins, sliders = [], [], []
+    for i in range(1, model.NB + 1):
+        if len(points[i]) == 1 and model.inertia[i][3, 3] > 0:  # a pendulum: to its centre
+            points[i].append(inertia_params(model.inertia[i])[1])
+        outline = world(i, _outline(points[i]))  # (..., k, 3): k - 1 segments
+        segments.append(np.stack([outline[..., :-1, :], outline[..., 1:, :]], -2))
+        p = model.parent[i]
+        if p > 0 and _translates(model.joints[i]):  # a piston: its parent's guide, up to it
+            start = world(p, unplux(model.X_tree[i])[1][None])
+            segments.append(np.stack([start, T[..., i, None, :3, 3]], -2))
+        (sliders if _translates(model.joints[i]) else pins).append(T[..., i, :3, 3])
+    ground, rails = [], []
+    for i in model.children(0):
+        r = unplux(model.X_tree[i])[1]
+        ground.append(r)
+        if _translates(model.joints[i]) and model.joints[i].nv == 1:
+            S = model.joints[i].motion_subspace(model.joints[i].neutral())
+            E = unplux(model.X_tree[i])[0]  # F_p's axes are the rows of E in base coordinates
+            rails.append((i, r, E.T @ S[3:, 0]))
+    for lj in model.loop_joints:
+        for body, X in ((lj.predecessor, lj.X_p), (lj.successor, lj.X_s)):
+            if body == 0:
+                ground.append(unplux(X)[1])
+            else:
+                pins.append(world(body, unplux(X)[1][None])[..., 0, :])
+    batch = T.shape[:-3]
+    empty = np.zeros(batch + (0, 3))
+    stack = lambda points: np.stack(points, -2) if points else empty  # noqa: E731
+    return Linkage(
+        segments=np.concatenate(segments, -3) if segments else np.zeros(batch + (0, 2, 3)),
+        pins=stack(pins),
+        sliders=stack(sliders),
+        ground=np.array(ground).reshape(-1, 3),
+        rails=rails,
+        markers=stack([world(b, r[None])[..., 0, :] for b, r in marks]),
+    )
 
 
-def _to_world(T: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """Points (k, 3) of a body with poses ``T (..., 4, 4)`` in world coordinates (..., k, 3)."""
-    return np.einsum("...ij,kj->...ki", T[..., :3, :3], points) + T[..., None, :3, 3]
-
-
-def linkage_outline(model: Model, poses, markers=()) -> LinkageOutline:
-    """The drawing of a linkage at body poses: outlines, pins, blocks, ground pivots, markers.
+def linkage(model: Model, q=None, *, poses=None, markers=()) -> Linkage:
+    """World positions of the links, pins, sliders, ground points and markers of a mechanism.
 
     Parameters
     ----------
     model : Model
-        A tree with or without loop joints.
-    poses : array_like, shape (..., NB, 4, 4)
-        World frames of bodies ``1 … NB`` (row ``b - 1``), e.g. ``system.poses(q)``.
+        A tree, with or without loop joints.
+    q : array_like, shape (..., nq), optional
+        The tree's configuration; or give ``poses``.
+    poses : array_like, shape (..., NB, 4, 4), optional
+        Instead of ``q``: the world frames of bodies ``1 … NB`` (row ``i - 1``), e.g.
+        ``system.poses(state)`` of any formulation of ``model``.
     markers : sequence of (int, array_like (3,))
-        Points ``(body, point in body coordinates)`` to mark; they also join their body's
+        Points ``(body, point in body coordinates)`` to mark; each also joins its body's
         outline.
 
     Returns
     -------
-    LinkageOutline
+    Linkage
+        With the batch shape of ``q`` (or of ``poses``).
 
     Raises
     ------
     ValueError
-        If ``model`` is not a Model, ``poses`` is not shaped ``(..., NB, 4, 4)`` or a marker
-        is invalid.
+        If ``model`` is not a Model; if neither or both of ``q`` and ``poses`` are given; if
+        ``q`` has the wrong shape or is not a valid configuration, ``poses`` is not finite and
+        shaped ``(..., NB, 4, 4)`` or a marker is not a pair (body ``1 … NB``, 3-vector).
     """
-    if not isinstance(model, Model):
-        raise ValueError(f"model must be a spatial.Model, got {model!r}")
-    T = np.asarray(poses, dtype=float)
-    if T.ndim < 3 or T.shape[-3:] != (model.NB, 4, 4):
-        raise ValueError(f"poses must have shape (..., NB={model.NB}, 4, 4), got {T.shape}")
-    marks = _check_markers(model, markers)
-    shapes, ground, loop_pins = _body_points(model, marks)
-    batch = T.shape[:-3]
-    gap = np.full(batch + (1, 3), np.nan)
-    links, blocks = [], []
-    for b, shape in enumerate(shapes, start=1):
-        world = _to_world(T[..., b - 1, :, :], shape)
-        if len(shape) == 1:
-            blocks.append(world)
-        else:
-            links += [world, gap]
-    pins = [T[..., :, None, :3, 3].reshape(batch + (model.NB, 3))]
-    pins += [_to_world(T[..., s - 1, :, :], p[None]) for s, p in loop_pins]
-    marked = [_to_world(T[..., b - 1, :, :], p[None]) for b, p in marks]
-    empty = np.zeros(batch + (0, 3))
-    return LinkageOutline(
-        links=np.concatenate(links, -2) if links else empty,
-        pins=np.concatenate(pins, -2),
-        blocks=np.concatenate(blocks, -2) if blocks else empty,
-        ground=ground,
-        markers=np.concatenate(marked, -2) if marked else empty,
+    T = _world_poses(model, q, poses)
+    return _linkage(model, T, _check_markers(model, markers))
+
+
+def _points(lk: Linkage) -> list[np.ndarray]:
+    """Points of the four moving artists: links (one polyline), pins, sliders, markers."""
+    return [
+        _polyline(lk.segments.reshape(-1, 2, 3)),
+        lk.pins.reshape(-1, 3),
+        lk.sliders.reshape(-1, 3),
+        lk.markers.reshape(-1, 3),
+    ]
+
+
+def _frame(lk: Linkage, k: int) -> Linkage:
+    """Frame ``k`` of the drawing of a motion."""
+    return Linkage(lk.segments[k], lk.pins[k], lk.sliders[k], lk.ground, lk.rails, lk.markers[k])
+
+
+def _draw(ax, lk: Linkage, plane, color, alpha, lw, label, ground, markers) -> list:
+    """Artists ``[links, pins, sliders]``, then ground (if ``ground``), markers (if any)."""
+    links, pins, sliders, marked = _points(lk)
+    artists = ax.plot(*_coords(ax, links, plane), "-", color=color, alpha=alpha, lw=lw, label=label)
+    artists += ax.plot(
+        *_coords(ax, pins, plane), "o", ls="", color=color, alpha=alpha, ms=2.2 * lw, mfc="white"
     )
-
-
-def _xy(points: np.ndarray, plane: str) -> tuple[np.ndarray, np.ndarray]:
-    i, j = _PLANES[plane]
-    return points[..., i], points[..., j]
+    artists += ax.plot(
+        *_coords(ax, sliders, plane), "s", ls="", color=color, alpha=alpha, ms=4 * lw
+    )
+    if ground and len(lk.ground):
+        artists += ax.plot(*_coords(ax, lk.ground, plane), "k^", ls="", ms=10)
+    if markers:
+        artists += ax.plot(*_coords(ax, marked, plane), "*", ls="", color="C3", ms=4 * lw)
+    if not _is_3d(ax):
+        ax.set_aspect("equal")
+    return artists
 
 
 def draw_linkage(
     ax,
     model: Model,
-    poses,
+    q=None,
     *,
+    poses=None,
     markers=(),
     plane: str = "xy",
     color: str = "C0",
     alpha: float = 1.0,
-    lw: float = 2.5,
+    lw: float = 3.0,
     label: str | None = None,
+    ground: bool = True,
 ) -> list:
-    """Draw a linkage at one set of body poses on 2D axes (:func:`linkage_outline`).
+    """Draw a mechanism with loop joints: links, pins (open circles), sliders and ground.
 
     Parameters
     ----------
-    ax : matplotlib Axes
+    ax : matplotlib Axes or Axes3D
+        On 3D axes the drawing is 3D; on 2D axes it is projected onto ``plane`` (with equal
+        scales).
     model : Model
-    poses : array_like, shape (NB, 4, 4)
+    q : array_like, shape (nq,) or (..., nq), optional
+        One configuration, or a batch drawn on top of each other; or give ``poses``.
+    poses : array_like, shape (NB, 4, 4) or (..., NB, 4, 4), optional
+        Instead of ``q``: the world frames of bodies ``1 … NB`` (:func:`linkage`).
     markers : sequence of (int, array_like (3,))
-        Marked points (drawn as stars).
+        Points ``(body, point in body coordinates)`` drawn as red stars (:func:`linkage`).
     plane : {"xy", "xz", "yz"}
-        World plane of the drawing.
-    color, alpha, lw :
-        Matplotlib colour, opacity and line width of the bodies.
+        World plane of a 2D drawing (the planar builders move in "xy").
+    color : str
+        Matplotlib colour of the links.
+    alpha : float
+        Opacity.
+    lw : float
+        Line width of the links (> 0).
     label : str, optional
-        Legend label of the bodies.
+        Legend entry of the links.
+    ground : bool
+        Mark the points fixed to the base (black triangles).
 
     Returns
     -------
     list of matplotlib artists
-        ``[links, pins, blocks, ground, markers]`` (update them with ``set_data``).
+        ``[links, pins, sliders]`` (each one line artist, to update for an animation), then,
+        with ``ground``, the ground markers, and, with ``markers``, the marker points.
 
     Raises
     ------
     ValueError
-        As :func:`linkage_outline`, or if ``plane`` is unknown or ``poses`` is a batch.
+        If ``plane`` is unknown or ``lw`` not positive, or as :func:`linkage`.
     """
-    if plane not in _PLANES:
-        raise ValueError(f"plane must be one of {sorted(_PLANES)}, got {plane!r}")
-    if np.ndim(poses) != 3:
-        raise ValueError(f"draw_linkage draws one set of poses (NB, 4, 4), got {np.shape(poses)}")
-    out = linkage_outline(model, poses, markers)
-    style = dict(color=color, alpha=alpha, ls="")
-    (links,) = ax.plot(*_xy(out.links, plane), color=color, alpha=alpha, lw=lw, label=label)
-    (pins,) = ax.plot(*_xy(out.pins, plane), "o", ms=1.8 * lw, mfc="white", mew=1.2, **style)
-    (blocks,) = ax.plot(*_xy(out.blocks, plane), "s", ms=5 * lw, mfc=color, **style)
-    (ground,) = ax.plot(*_xy(out.ground, plane), "^", ms=4 * lw, color="k", alpha=alpha, ls="")
-    (marks,) = ax.plot(*_xy(out.markers, plane), "*", ms=5 * lw, color="C3", alpha=alpha, ls="")
-    return [links, pins, blocks, ground, marks]
+    _check_plane(plane)
+    lw = positive_scalar(lw, "lw")
+    lk = linkage(model, q, poses=poses, markers=markers)
+    return _draw(ax, lk, plane, color, alpha, lw, label, ground, lk.markers.shape[-2] > 0)
+
+
+def _motions(model: Model, qs, poses, markers) -> tuple[list[Linkage], list[np.ndarray]]:
+    """The drawings and the world poses of one motion or of a list of motions."""
+    if (qs is None) == (poses is None):
+        raise ValueError("give the configurations qs or the body poses (poses=...), not both")
+    given, ndim, name = (qs, 2, "qs") if poses is None else (poses, 4, "poses")
+    many = isinstance(given, list | tuple) and len(given) and np.ndim(given[0]) == ndim
+    motions = [np.asarray(m, dtype=float) for m in (given if many else [given])]
+    if any(m.ndim != ndim for m in motions) or len({len(m) for m in motions}) != 1:
+        shape = "(T, nq)" if poses is None else "(T, NB, 4, 4)"
+        raise ValueError(f"{name} must have shape {shape}, or be a list of such motions of the "
+                         f"same T frames, got shapes {[m.shape for m in motions]}")  # fmt: skip
+    marks = _check_markers(model, markers)
+    T = [_world_poses(model, m, None) if poses is None else _world_poses(model, None, m)
+         for m in motions]  # fmt: skip
+    return [_linkage(model, t, marks) for t in T], T
 
 
 def animate_linkage(
     model: Model,
-    poses,
+    qs=None,
     *,
-    labels=None,
+    poses=None,
     markers=(),
+    labels=None,
+    trace: bool = True,
     times=None,
     plane: str = "xy",
-    max_frames: int = 60,
-    interval: int = 80,
-    figsize: tuple = (5.0, 5.0),
     title: str = "",
-    trace: bool = True,
+    figsize: tuple = (5.0, 4.0),
+    interval: int = 80,
+    max_frames: int = 60,
+    margin: float = 0.1,
 ):
-    """Animate one or several motions of a linkage together, as an offline HTML player.
+    """Animate a trajectory of a mechanism with loop joints, as an offline HTML player.
+
+    The view is fixed to the extent of the whole motion (plus ``margin``), with equal scales;
+    a translating joint on the base gets a grey rail along its axis over the range it travels.
+    Several motions of the same mechanism (e.g. computed by three formulations) are overlaid in
+    the colours C0, C1, … with their ``labels`` in a legend.
 
     Parameters
     ----------
     model : Model
-    poses : array_like, shape (T, NB, 4, 4), or a list of them (same T)
-        Body poses over time; several motions (e.g. of three formulations) are overlaid in
-        colours C0, C1, … with their ``labels`` in a legend.
-    labels : sequence of str, optional
-        One per motion.
+    qs : array_like, shape (T, nq), or a list of them, optional
+        Configurations over time; or give ``poses``.
+    poses : array_like, shape (T, NB, 4, 4), or a list of them, optional
+        Instead of ``qs``: the world frames of bodies ``1 … NB`` over time (:func:`linkage`).
     markers : sequence of (int, array_like (3,))
-        Marked points; with ``trace`` the first one leaves a trail (of the first motion).
-    times : array_like, shape (T,), optional
-        Shown in the title.
-    plane : {"xy", "xz", "yz"}
-    max_frames, interval, figsize, title :
-        As :func:`spatial.viz.animate`.
+        Points ``(body, point in body coordinates)`` drawn as red stars.
+    labels : sequence of str, optional
+        One legend entry per motion.
     trace : bool
-        Draw the path of the first marker.
+        With ``markers``, draw the path of the first marker (of the first motion) so far.
+    times : array_like, shape (T,), optional
+        Times of the frames, shown in the title.
+    plane : {"xy", "xz", "yz"}
+        Projection plane.
+    title : str
+        Title; the time is appended when ``times`` is given.
+    figsize : tuple
+        Figure size in inches.
+    interval : int
+        Delay between frames in milliseconds.
+    max_frames : int
+        At most this many evenly spaced frames of the motion are shown (≥ 1).
+    margin : float
+        Space around the motion (m), > 0.
 
     Returns
     -------
     IPython.display.HTML
-        The player (:func:`~spatial.viz.animation_html`); the figure is closed.
+        Matplotlib's JavaScript player, made to work offline by
+        :func:`~spatial.viz.animation_html`; the figure is closed.
 
     Raises
     ------
     ValueError
-        If the motions do not have the same number of frames, ``labels`` or ``times`` has
-        the wrong length, ``plane`` is unknown or ``max_frames < 1``; or as
-        :func:`linkage_outline`.
+        If ``qs`` (or ``poses``) is not a motion or a list of motions of the same length,
+        ``labels`` does not give one label per motion, ``times`` has the wrong length,
+        ``plane`` is unknown, ``max_frames < 1`` or ``margin`` is not positive; or as
+        :func:`linkage`.
     """
     import matplotlib.pyplot as plt
     from matplotlib.animation import FuncAnimation
 
-    many = isinstance(poses, list | tuple)
-    motions = [np.asarray(m, dtype=float) for m in (poses if many else [poses])]
-    frames_n = {m.shape[0] if m.ndim == 4 else -1 for m in motions}
-    if len(frames_n) != 1 or -1 in frames_n:
-        raise ValueError("poses must be (T, NB, 4, 4), or motions of the same T frames")
-    (n,) = frames_n
-    if labels is not None and len(labels) != len(motions):
-        raise ValueError(f"labels must give one label per motion ({len(motions)})")
+    _check_plane(plane)
+    margin = positive_scalar(margin, "margin")
+    drawings, T = _motions(model, qs, poses, markers)  # validates; the extent of every motion
+    n, marked = len(T[0]), drawings[0].markers.shape[-2] > 0
+    if labels is not None and len(labels) != len(drawings):
+        raise ValueError(f"labels must give one label per motion ({len(drawings)})")
     if times is not None and np.shape(times) != (n,):
         raise ValueError(f"times must have shape ({n},), got {np.shape(times)}")
-    if plane not in _PLANES or max_frames < 1:
-        raise ValueError(f"plane must be one of {sorted(_PLANES)} and max_frames ≥ 1")
-    outlines = [linkage_outline(model, m, markers) for m in motions]
+    if max_frames < 1:
+        raise ValueError(f"max_frames must be ≥ 1, got {max_frames!r}")
     frames = np.unique(np.linspace(0, n - 1, min(max_frames, n)).round().astype(int))
 
+    def stamp(k):  # the title's time
+        return "" if times is None else f"  t = {float(np.asarray(times)[k]):.2f} s"
+
     fig, ax = plt.subplots(figsize=figsize, dpi=70)
-    everything = np.concatenate(
-        [np.concatenate([o.links, o.pins, o.markers], -2).reshape(-1, 3) for o in outlines]
-    )
-    i, j = _PLANES[plane]
-    lo, hi = np.nanmin(everything, 0), np.nanmax(everything, 0)
-    centre, half = (lo + hi) / 2, 0.55 * (hi - lo)[[i, j]].max() + 1e-9
-    ax.set_xlim(centre[i] - half, centre[i] + half)
-    ax.set_ylim(centre[j] - half, centre[j] + half)
-    ax.set_aspect("equal")
-    ax.set_xlabel(f"{'xyz'[i]} (m)")
-    ax.set_ylabel(f"{'xyz'[j]} (m)")
+    for body, start, axis in drawings[0].rails:
+        travel = np.concatenate([(t[:, body, :3, 3] - start) @ axis for t in T])
+        ends = start + np.outer([min(0.0, travel.min()), travel.max()], axis)
+        ends += np.outer([-2 * margin, 2 * margin], axis)
+        ax.plot(*_coords(ax, ends, plane), color="0.6", lw=1.5)
     drawn = []
-    for k, m in enumerate(motions):
+    for k, lk in enumerate(drawings):
         label = None if labels is None else labels[k]
-        drawn.append(
-            draw_linkage(
-                ax, model, m[frames[0]], markers=markers, plane=plane, color=f"C{k}",
-                alpha=1.0 if k == 0 else 0.7, lw=2.5 - 0.5 * min(k, 2), label=label,
-            )
-        )  # fmt: skip
+        lw = 3.0 - 0.75 * min(k, 2)  # later motions thinner, over the first
+        alpha = 1.0 if k == 0 else 0.7
+        first = _frame(lk, frames[0])
+        drawn.append(_draw(ax, first, plane, f"C{k}", alpha, lw, label, k == 0, marked))
     trail = None
-    if trace and markers:
+    if trace and marked:
         (trail,) = ax.plot([], [], "C3-", lw=1, label="path of the marker")
     if labels is not None or trail is not None:
         ax.legend(loc="upper right", fontsize=8)
+    ax.set_title(title + stamp(frames[0]))
+    everything = [lk.segments.reshape(-1, 3) for lk in drawings] + [drawings[0].ground]
+    everything += [lk.markers.reshape(-1, 3) for lk in drawings]
+    x, y = _coords(ax, np.concatenate(everything), plane)
+    ax.set(xlim=(x.min() - margin, x.max() + margin), ylim=(y.min() - margin, y.max() + margin))
+    ax.set_xlabel(f"{plane[0]} (m)")
+    ax.set_ylabel(f"{plane[1]} (m)")
+    fig.tight_layout()
 
-    def show(f: int):
-        t = frames[f]
-        for artists, out in zip(drawn, outlines, strict=True):
-            parts = (out.links[t], out.pins[t], out.blocks[t], out.ground, out.markers[t])
-            for artist, points in zip(artists, parts, strict=True):
-                artist.set_data(*_xy(points, plane))
+    def show(k):
+        moving = []
+        for artists, lk in zip(drawn, drawings, strict=True):
+            targets = artists[:3] + artists[-1:] if marked else artists[:3]
+            for artist, points in zip(targets, _points(_frame(lk, k))[: len(targets)], strict=True):
+                artist.set_data(*_coords(ax, points, plane))
+            moving += targets
         if trail is not None:
-            trail.set_data(*_xy(outlines[0].markers[: t + 1, 0], plane))
-        stamp = "" if times is None else f"  t = {float(np.asarray(times)[t]):.2f} s"
-        ax.set_title(f"{title}{stamp}".strip())
-        return [a for artists in drawn for a in artists] + ([trail] if trail else [])
+            trail.set_data(*_coords(ax, drawings[0].markers[: k + 1, 0], plane))
+            moving.append(trail)
+        ax.set_title(title + stamp(k))
+        return moving
 
-    animation = FuncAnimation(fig, show, frames=len(frames), interval=interval)
-    html = animation_html(animation)
+    animation = FuncAnimation(fig, show, frames=frames, interval=interval)
+    player = animation_html(animation)
     plt.close(fig)
-    return html
+    return player

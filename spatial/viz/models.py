@@ -20,10 +20,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._validate import real_array
 from ..inertia import inertia_params
 from ..kinematics import body_poses
 from ..model import Model
 from ..vectors import unplux
+from .frames import cube_axes
 from .player import animation_html
 
 __all__ = ["Skeleton", "skeleton", "draw_model", "animate"]
@@ -245,7 +247,7 @@ def animate(
     from matplotlib.animation import FuncAnimation
 
     _check_plane(plane)
-    qs = np.asarray(qs, dtype=float)
+    qs = real_array(qs, "qs")
     if qs.ndim < 2:
         raise ValueError(f"qs must have shape (T, ..., nq) with T frames, got {qs.shape}")
     if times is not None and np.shape(times) != qs.shape[:1]:
@@ -262,10 +264,16 @@ def animate(
     points = np.concatenate([sk.segments.reshape(-1, 3), sk.coms.reshape(-1, 3)])
     lo, hi = np.nanmin(points, axis=0), np.nanmax(points, axis=0)
     centre, half = (lo + hi) / 2, 0.55 * (hi - lo).max() + 1e-9
-    for axis, k in zip("xyz", (0, 1, 2) if three_d else _PLANES[plane], strict=False):
-        getattr(ax, f"set_{axis}lim")(centre[k] - half, centre[k] + half)
-        getattr(ax, f"set_{axis}label")(f"{'xyz'[k]} (m)")
-    ax.set_aspect("equal")
+    if three_d:  # one scale on the three axes, a few round ticks so that labels do not collide
+        cube_axes(ax, centre, half)
+    else:
+        for axis, k in zip("xy", _PLANES[plane], strict=True):
+            getattr(ax, f"set_{axis}lim")(centre[k] - half, centre[k] + half)
+            getattr(ax, f"set_{axis}label")(f"{'xyz'[k]} (m)")
+        ax.set_aspect("equal")
+        # keep the axis labels inside the figure, with room for the title
+        ax.set_title(f"{title}  t = 0.00 s" if times is not None else title)
+        fig.tight_layout()
     artists = draw_model(ax, model, qs[frames[0]], plane=plane)
     trail = None
     if trace is not None:

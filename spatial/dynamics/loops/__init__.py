@@ -6,6 +6,8 @@ loop joint ``k`` constrains the relative motion of its successor body ``s(k)`` a
 body ``p(k)``: ``Tᵀ (v_s - v_p) = 0`` with ``T`` the joint's constraint-force subspace
 (eqs. 8.7–8.9).  Collected over all loops and differentiated, the constraints read
 ``K q̈ = k`` (eqs. 8.4, 8.17); the loop joints push on the tree with ``τ^c = Kᵀ λ`` (eq. 8.5).
+The tree's own ``H`` and ``C`` come from the tree algorithms called on
+:meth:`spatial.Model.spanning_tree` (given the model itself, they refuse its loop joints).
 
 The chapter, one module per idea:
 

@@ -400,7 +400,8 @@ def loop_bias_force(model: Model, q, qd, tau_loop=None, f_ext=None) -> np.ndarra
         If a state array, ``tau_loop`` or ``f_ext`` has the wrong shape or is invalid.
     """
     q, qd, _, _ = model.check_state(q, qd)
-    return bias_force(model, q, qd, _external_forces(model, q, tau_loop, f_ext))
+    f_x = _external_forces(model, q, tau_loop, f_ext)
+    return bias_force(model.spanning_tree(), q, qd, f_x)  # C of the spanning tree
 
 
 # ----------------------------------------------------------------------------- consistency

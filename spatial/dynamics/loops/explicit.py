@@ -37,7 +37,7 @@ import numpy as np
 
 from ..._batched import T as _T
 from ..._batched import mv as _mv
-from ..._validate import as_array, positive_scalar
+from ..._validate import as_array, integers, positive_scalar
 from ...model import Model
 from ..crba import crba
 from ..rnea import bias_force
@@ -51,13 +51,10 @@ __all__ = ["G_and_g", "LoopClosure", "reduced_forward_dynamics"]
 
 def _check_independent(independent, n: int, name: str = "independent") -> tuple[int, ...]:
     """``independent`` as a tuple of distinct ints in ``0 … n-1``."""
-    try:
-        idx = tuple(int(i) for i in independent)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"{name} must be a sequence of variable indices, got {independent!r}"
-        ) from None
-    if any(isinstance(i, bool) for i in independent) or len(set(idx)) != len(idx):
+    if isinstance(independent, str | bytes) or not hasattr(independent, "__iter__"):
+        raise ValueError(f"{name} must be a sequence of variable indices, got {independent!r}")
+    idx = integers(independent, name)  # no int() truncation: 1.5 is not an index
+    if len(set(idx)) != len(idx):
         raise ValueError(f"{name} must be distinct integer indices, got {independent!r}")
     if any(not 0 <= i < n for i in idx):
         raise ValueError(f"{name} must index the {n} velocity variables (0 … {n - 1}), got {idx}")
@@ -260,8 +257,9 @@ def _reduced(model: Model, q, G, g, yd, tau, tau_loop, f_ext) -> np.ndarray:
     """Eq. 8.45 at ``q = γ(y)``: ``ÿ = (GᵀHG)⁻¹ Gᵀ (τ - C + τᵃ - H g)``."""
     qd = _mv(G, yd)
     q, qd, _, tau = model.check_state(q, qd, None, np.zeros(model.nv) if tau is None else tau)
-    H = crba(model, q)
-    C = bias_force(model, q, qd, _external_forces(model, q, tau_loop, f_ext))
+    tree = model.spanning_tree()  # H and C of the spanning tree (§8.1)
+    H = crba(tree, q)
+    C = bias_force(tree, q, qd, _external_forces(model, q, tau_loop, f_ext))
     return _independent_accelerations(H, G, g, tau - C)
 
 

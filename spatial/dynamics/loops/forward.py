@@ -122,8 +122,9 @@ def _forward_dynamics(
     With ``tolerances`` the state is checked first (:class:`LoopConstraintWarning`); the
     simulators pass None and check their trajectory once instead.
     """
-    H = crba(model, q)
-    tau_p = tau - bias_force(model, q, qd, _external_forces(model, q, tau_loop, f_ext))  # τ'
+    tree = model.spanning_tree()  # H and C of the spanning tree (§8.1)
+    H = crba(tree, q)
+    tau_p = tau - bias_force(tree, q, qd, _external_forces(model, q, tau_loop, f_ext))  # τ'
     K, k, delta = _constraints(model, q, qd, gains)
     batch = np.broadcast_shapes(H.shape[:-2], tau_p.shape[:-1], K.shape[:-2])
     if K.shape[-2] == 0:  # no loops: the tree's forward dynamics

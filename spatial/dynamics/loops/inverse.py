@@ -102,7 +102,8 @@ def loop_inverse_dynamics(
                 f"loop_inverse_dynamics: the motion violates the loop constraints ({what} has "
                 f"residual {np.abs(residual).max():.3g}); q, q̇, q̈ must satisfy them (§8.12)"
             )
-    tau_id = rnea(model, q, qd, qdd, _external_forces(model, q, tau_loop, f_ext))
+    f_x = _external_forces(model, q, tau_loop, f_ext)
+    tau_id = rnea(model.spanning_tree(), q, qd, qdd, f_x)  # the spanning tree's ID
     r = _uniform_rank(K, tol, "K")
     G = _T(np.linalg.svd(K)[2][..., r:, :])  # a basis of null(K), (..., n, n - r)
     m = model.nv - r

@@ -1,0 +1,277 @@
+"""Straight-line Python from a traced computation (the source-code file of Featherstone Fig. 10.6).
+
+:func:`emit` turns the nodes an output depends on into one Python function.  It applies the one
+rule of §10.4 that needs the finished record, "remove every statement whose result is never
+used", by writing only the nodes reachable from the outputs, and counts their operations as the
+book does (``m`` multiplications and divisions, ``a`` additions and subtractions; sign changes,
+``cos`` and ``sin`` free).
+
+A node used once is written into the expression of the node that uses it instead of getting a
+statement of its own (expressions up to a bounded depth), so a row of a matrix product is one
+line ``U3_2 = 0.31 * c_q3 + …``.  That changes neither the operations nor their order, only the
+number of names Python stores and loads.  Every other node is one assignment, named after the
+quantity of the traced algorithm that made it (:mod:`spatial.symbolic.tracer`).
+
+Two variants of the function are written from the same statements:
+
+* for **one state**, the arguments are lists of Python floats and ``cos``/``sin`` are
+  ``math.cos``/``math.sin``: each statement is a few bytecodes on floats;
+* for **batches**, the arguments are sequences of NumPy arrays (one per input variable, with
+  the batch shape) and ``cos``/``sin`` are ``np.cos``/``np.sin``: each operation is one array
+  operation.  After its last use a temporary is deleted (``del``), so that the arrays of a
+  long computation do not all stay alive until the end.
+
+Parenthesization follows the traced order of evaluation exactly (``a + (b + c)`` stays so), so
+the generated code performs the same floating-point operations as the traced code minus the
+ones the rules removed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .expr import OpCount
+from .tracer import Sym
+
+__all__ = ["Emitted", "emit", "compile_function"]
+
+_PREC = {"+": 1, "-": 1, "*": 2, "/": 2}
+_UNARY, _ATOM = 3, 4
+_MAX_DEPTH = 24  # deepest expression written inline; deeper ones get a statement
+_ARITHMETIC = frozenset(_PREC)
+
+
+@dataclass(frozen=True)
+class Emitted:
+    """The generated function's text (one state and batched), its constants and its counts.
+
+    ``constants`` maps names used in the text to constants that a Python literal cannot hold
+    exactly (``longdouble`` values); ``count`` is the operation count of the code, ``trig``
+    the number of ``cos``/``sin`` evaluations and ``statements`` the number of assignments.
+    """
+
+    name: str
+    source: str
+    batch_source: str
+    constants: dict
+    count: OpCount
+    trig: int
+    statements: int
+
+
+def _literal(value, constants: dict) -> tuple[str, int]:
+    """A constant as Python text and its precedence; inexact long doubles become names."""
+    as_float = float(value)
+    if as_float != value:  # a long double that a float literal would round
+        name = f"K{len(constants)}"
+        constants[name] = value
+        return name, _ATOM
+    if as_float == 0.0:
+        as_float = 0.0  # no "-0.0" in the code
+    return repr(as_float), (_UNARY if as_float < 0 else _ATOM)
+
+
+def emit(nodes: list, outputs: list, arguments: list, name: str) -> Emitted:
+    """Write the function ``name(*arguments)`` that returns ``outputs`` as a tuple.
+
+    Parameters
+    ----------
+    nodes : list of Sym
+        The tape, in creation order (operands before the nodes that use them).
+    outputs : list
+        The values to return, each a node or a number.
+    arguments : list of (str, list)
+        Each argument's name and its input nodes (``None`` for an entry no node reads), in
+        the order the function unpacks them; every ``"in"`` node an output depends on must be
+        among them.
+    name : str
+        The function's name.
+
+    Returns
+    -------
+    Emitted
+    """
+    N = len(nodes)
+    uses = [0] * N
+    live = bytearray(N)
+    is_output = bytearray(N)
+    for o in outputs:
+        if type(o) is Sym:
+            uses[o.n] += 1
+            live[o.n] = is_output[o.n] = 1
+    mul = add = neg = trig = 0
+    for k in range(N - 1, -1, -1):
+        if not live[k]:
+            continue
+        x = nodes[k]
+        op = x.op
+        if op in ("*", "/"):
+            mul += 1
+        elif op in ("+", "-"):
+            add += 1
+        elif op == "neg":
+            neg += 1
+        elif op != "in":
+            trig += 1
+        for y in (x.a, x.b):
+            if type(y) is Sym:
+                live[y.n] = 1
+                uses[y.n] += 1
+
+    # names: the inputs first, then the materialized nodes by the quantity that made them
+    taken = {"cos", "sin", "math", "np", name}
+    ref: list = [None] * N  # (text, precedence) of each live node as an operand
+    unpack = []
+    taken.update(arg for arg, _ in arguments)
+    for arg, entries in arguments:
+        targets = []
+        for node in entries:
+            if node is None or not live[node.n]:
+                targets.append("_")
+                continue
+            text = _unique(node.a, taken)
+            ref[node.n] = (text, _ATOM)
+            targets.append(text)
+        if any(t != "_" for t in targets):
+            unpack.append(f"    {', '.join(targets)}{',' if len(targets) == 1 else ''} = {arg}")
+    for o in outputs:
+        if type(o) is Sym and o.op == "in" and ref[o.n] is None:
+            raise ValueError(f"input node {o.a!r} is not among the arguments")
+    serial: dict = {}
+    constants: dict = {}
+    depth = [0] * N
+    materialized = [False] * N
+    statements = []  # (node number, text)
+    for k in range(N):
+        if not live[k]:
+            continue
+        x = nodes[k]
+        op = x.op
+        if op == "in":
+            if ref[k] is None:
+                raise ValueError(f"input node {x.a!r} is not among the arguments")
+            continue
+        if op in ("cos", "sin"):
+            text = f"{op}({ref[x.a.n][0]})"
+            statements.append((k, _name(x, taken, serial), text))
+            materialized[k] = True
+            ref[k] = (statements[-1][1], _ATOM)
+            continue
+        if op == "neg":
+            inner, p = _operand(x.a, ref, constants)
+            ref[k] = (f"-{inner}" if p >= _UNARY else f"-({inner})", _UNARY)
+            depth[k] = depth[x.a.n] if type(x.a) is Sym else 0
+            continue
+        p = _PREC[op]
+        a, b = x.a, x.b
+        ta, pa = ref[a.n] if type(a) is Sym else _literal(a, constants)
+        tb, pb = ref[b.n] if type(b) is Sym else _literal(b, constants)
+        if pa < p:
+            ta = f"({ta})"
+        if pb <= p:
+            tb = f"({tb})"
+        text = f"{ta} {op} {tb}"
+        da = depth[a.n] if type(a) is Sym else 0
+        db = depth[b.n] if type(b) is Sym else 0
+        d = 1 + (da if da > db else db)
+        if uses[k] == 1 and not is_output[k] and d <= _MAX_DEPTH:
+            ref[k], depth[k] = (text, p), d
+            continue
+        statements.append((k, _name(x, taken, serial), text))
+        materialized[k] = True
+        ref[k] = (statements[-1][1], _ATOM)
+
+    returned = [(_operand(o, ref, constants)[0]) for o in outputs]
+    head = f"def {name}({', '.join(arg for arg, _ in arguments)}):"
+    body = [f"    {target} = {text}" for _, target, text in statements]
+    tail = f"    return ({', '.join(returned)}{',' if len(returned) == 1 else ''})"
+    source = "\n".join([head, *unpack, *body, tail]) + "\n"
+    batch_body = _with_deletions(nodes, live, materialized, statements, outputs)
+    batch_source = "\n".join([head, *unpack, *batch_body, tail]) + "\n"
+    return Emitted(
+        name, source, batch_source, constants, OpCount(mul, add, neg), trig, len(statements)
+    )
+
+
+def _operand(y, ref: list, constants: dict) -> tuple[str, int]:
+    if type(y) is Sym:
+        return ref[y.n]
+    return _literal(y, constants)
+
+
+def _unique(base: str, taken: set) -> str:
+    text, k = base, 1
+    while text in taken:
+        k += 1
+        text = f"{base}_{k}"
+    taken.add(text)
+    return text
+
+
+def _name(x: Sym, taken: set, serial: dict) -> str:
+    """A fresh name for a statement: ``{quantity}{body}_{k}``, ``cos_q3`` for ``cos(q3)``."""
+    if x.op in ("cos", "sin") and type(x.a) is Sym and x.a.op == "in":
+        return _unique(f"{x.op}_{x.a.a}", taken)
+    quantity, body = x.site if x.site is not None else ("t", None)
+    base = f"{quantity}{'' if body is None else body}"
+    while True:
+        k = serial[base] = serial.get(base, 0) + 1
+        text = f"{base}_{k}"
+        if text not in taken:
+            taken.add(text)
+            return text
+
+
+def _with_deletions(nodes, live, materialized, statements, outputs) -> list:
+    """The statements with ``del`` of each materialized node after the statement that last uses it.
+
+    A node written inline belongs to the statement of the node that uses it (it has one use),
+    so the last use of a materialized node is the latest statement that reads it directly or
+    through such inline expressions.
+    """
+    N = len(nodes)
+    never = N  # "used by the return statement"
+    owner = list(range(N))  # the statement (node number) whose text holds each node
+    last = [-1] * N
+    for o in outputs:
+        if type(o) is Sym:
+            last[o.n] = never
+            owner[o.n] = o.n if materialized[o.n] else never
+    for k in range(N - 1, -1, -1):
+        if not live[k]:
+            continue
+        x = nodes[k]
+        if x.op == "in":
+            continue
+        where = k if materialized[k] else owner[k]
+        for y in (x.a, x.b):
+            if type(y) is not Sym:
+                continue
+            if materialized[y.n]:
+                if last[y.n] < where:
+                    last[y.n] = where
+            else:
+                owner[y.n] = where
+    dying: dict = {}
+    for k, target, _ in statements:
+        if last[k] < never:
+            dying.setdefault(last[k], []).append(target)
+    body = []
+    for k, target, text in statements:
+        body.append(f"    {target} = {text}")
+        if k in dying:
+            body.append(f"    del {', '.join(dying[k])}")
+    return body
+
+
+def compile_function(emitted: Emitted, batch: bool):
+    """Compile the one-state (``math``) or the batched (NumPy) variant into a function."""
+    scope = dict(emitted.constants)
+    scope.update({"cos": np.cos, "sin": np.sin} if batch else {"cos": math.cos, "sin": math.sin})
+    source = emitted.batch_source if batch else emitted.source
+    filename = f"<spatial.symbolic.generator: {emitted.name}{' (batched)' if batch else ''}>"
+    exec(compile(source, filename, "exec"), scope)  # noqa: S102
+    return scope[emitted.name]
