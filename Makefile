@@ -27,12 +27,13 @@ lab: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/nbstripout --verify notebooks/*.ipynb
+	$(BIN)/nbstripout --verify notebooks/*.ipynb notebooks/projects/*.ipynb
 	$(BIN)/lint-imports
 
 test-lib: $(STAMP)
 	MPLBACKEND=Agg $(BIN)/pytest -n 2 --doctest-modules spatial tests
 
+# every notebook under notebooks/: the chapters and the projects (notebooks/projects/)
 test-notebooks: $(STAMP)
 	$(NB_ENV) $(BIN)/pytest --nbval --nbval-current-env -n 2 --dist loadscope \
 		-p no:randomly notebooks/

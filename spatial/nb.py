@@ -36,6 +36,7 @@ __all__ = [
     "interact",
     "driving",
     "check",
+    "checker",
     "fast_mode",
     "strict_mode",
     "grading_mode",
@@ -405,14 +406,66 @@ def driving(widget) -> Iterator[dict]:
                 controls[name].value = value
 
 
+#: An exercise id: a chapter's ``"NN.k"`` (two digits) or a project's milestone ``"Pn.k"``.
+EXERCISE_ID = re.compile(r"(\d{2}|P\d)\.\d+")
+
+
+def checker(exercise: str) -> Callable:
+    """The reference checker of exercise ``"NN.k"`` or project milestone ``"Pn.k"``.
+
+    A chapter's checkers live in ``spatial.exercises.chNN``, a project's in
+    ``spatial.exercises.pn`` (``"P3.1"`` in :mod:`spatial.exercises.p3`), each in its dict
+    ``CHECKS``.  A checker takes the answer and raises ``AssertionError`` with a hint when it
+    is wrong.
+
+    Parameters
+    ----------
+    exercise : str
+        ``"NN.k"`` (two-digit notebook number, a dot, the exercise number) or ``"Pn.k"`` (a
+        project's number and its milestone).
+
+    Returns
+    -------
+    callable
+
+    Raises
+    ------
+    ValueError
+        If ``exercise`` is not of either form.
+    KeyError
+        If no checker is registered under ``exercise``.
+    """
+    if not isinstance(exercise, str) or EXERCISE_ID.fullmatch(exercise) is None:
+        raise ValueError(
+            "exercise must be an id like '03.1' (notebook NN, exercise k) or 'P3.1' (project "
+            f"n, milestone k), got {exercise!r}"
+        )
+    number = exercise.split(".")[0]
+    suffix = f"p{number[1:]}" if number.startswith("P") else f"ch{number}"
+    name = f"spatial.exercises.{suffix}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name != name:
+            raise
+        raise KeyError(
+            f"no checker registered for exercise {exercise!r} (no module {name})"
+        ) from None
+    checkers = module.CHECKS
+    if exercise not in checkers:
+        raise KeyError(f"no checker registered for exercise {exercise!r}")
+    return checkers[exercise]
+
+
 def check(exercise: str, solution: Callable) -> bool:
-    """Check an answer to exercise ``"NN.k"`` against the package's reference.
+    """Check an answer to exercise ``"NN.k"`` (or milestone ``"Pn.k"``) against the reference.
 
     The answer is a function (an *implement* exercise) or a value (a *predict* or *model*
     exercise: a number, a choice, a short formula), which starts as ``...`` in the student's
     cell and counts as not attempted until it is replaced.
 
-    The checker for exercise ``NN.k`` lives in ``spatial.exercises.chNN``.  Each exercise in
+    The checker for exercise ``NN.k`` lives in ``spatial.exercises.chNN``, that of a project's
+    milestone ``Pn.k`` in ``spatial.exercises.pn`` (:func:`checker`).  Each exercise in
     a notebook has two calls: the student's check cell passes the student's function, and the
     collapsed solution cell under it passes the reference solution, named ``solution_<name>``
     so that "Run All" never replaces the student's function.
@@ -426,7 +479,7 @@ def check(exercise: str, solution: Callable) -> bool:
     Parameters
     ----------
     exercise : str
-        Exercise id, ``"NN.k"``.
+        Exercise id, ``"NN.k"`` or ``"Pn.k"``.
     solution : callable or object
         The function or value to check (the student's, or ``solution_<name>``).
 
@@ -439,7 +492,7 @@ def check(exercise: str, solution: Callable) -> bool:
     ------
     ValueError
         If ``exercise`` is not of the form ``"NN.k"`` (two-digit notebook number, a dot, the
-        exercise number).
+        exercise number) or ``"Pn.k"`` (a project's milestone).
     KeyError
         If no checker is registered under ``exercise``.
     AssertionError
@@ -448,24 +501,9 @@ def check(exercise: str, solution: Callable) -> bool:
     NotImplementedError
         In strict mode, for a reference solution (``solution_*``) that is still a stub.
     """
-    if not isinstance(exercise, str) or re.fullmatch(r"\d{2}\.\d+", exercise) is None:
-        raise ValueError(
-            f"exercise must be an id like '03.1' (notebook NN, exercise k), got {exercise!r}"
-        )
-    name = f"spatial.exercises.ch{exercise[:2]}"
+    check_answer = checker(exercise)
     try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as err:
-        if err.name != name:
-            raise
-        raise KeyError(
-            f"no checker registered for exercise {exercise!r} (no module {name})"
-        ) from None
-    checkers = module.CHECKS
-    if exercise not in checkers:
-        raise KeyError(f"no checker registered for exercise {exercise!r}")
-    try:
-        checkers[exercise](solution)
+        check_answer(solution)
     except NotImplementedError:
         if strict_mode() and getattr(solution, "__name__", "").startswith("solution_"):
             raise

@@ -51,6 +51,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from . import reduced as _reduced
 from ._batched import T as _T
 from ._batched import mv as _mv
 from ._validate import as_array, vector
@@ -70,6 +71,7 @@ from .reduced import (
     coupled_energy,
     coupled_forward_dynamics,
     coupled_mass_matrix,
+    loop_point_constraints,
     redmax_forward_dynamics,
     redmax_mass_matrix,
 )
@@ -278,35 +280,65 @@ class TreeSystem:
 
 
 class RedmaxSystem(TreeSystem):
-    """A kinematic tree in REDMAX's reduced coordinates (Sueda part 2, §2.1–2.3).
+    """A kinematic tree in REDMAX's reduced coordinates (Sueda part 2, §2.1–2.3, §2.8).
 
     The same state as :class:`TreeSystem` (joint variables), but the dynamics come from the
     maximal description through the Jacobian: ``M_r q̈ = f_r`` with ``M_r = Jᵀ M_m J`` and
     ``f_r = Jᵀ(f_m - M_m J̇ q̇) + τ`` (eq. 2.18), so a simulation by REDMAX and one by ABA of the
     same model must agree to round-off.
 
+    With constraints (a model's loop joints, or any bilateral rows of
+    :mod:`spatial.reduced`), the accelerations solve the KKT system of eq. 2.98 instead
+    (:func:`~spatial.reduced.constrained_forward_dynamics`), one state at a time.
+
     Parameters
     ----------
     model : Model
-        Without loop joints (constraints in REDMAX are Sueda §2.8).
+        A tree, or a model with loop joints: each loop joint is closed by its point
+        constraint (:func:`~spatial.reduced.loop_point_constraints`, Sueda §2.8), and the
+        REDMAX equations are those of ``model.spanning_tree()`` with these rows.
+    constraints : sequence of PointConstraint or JointConstraint, optional
+        More bilateral constraints on the tree (Sueda §2.8), after the loops' rows.  To close
+        a loop some other way, give the rows with ``model.spanning_tree()`` as the model.
 
     Raises
     ------
     ValueError
-        If ``model`` is not a ``Model`` or has loop joints (:meth:`~spatial.Model.check_tree`).
+        If ``model`` is not a ``Model``; if it has a loop joint that has no point constraint
+        (neither revolute nor a ball joint): the tree's REDMAX equations would ignore it
+        (:meth:`~spatial.Model.check_tree`).
     """
 
-    def __init__(self, model: Model):
+    def __init__(self, model: Model, constraints=None):
         super().__init__(model)
-        model.check_tree("RedmaxSystem")
+        self._tree = model.spanning_tree()  # the model itself when it has no loop joints
+        closing = []
+        if model.NL:
+            try:
+                closing = loop_point_constraints(model)
+            except ValueError as why:
+                try:
+                    model.check_tree("RedmaxSystem")
+                except ValueError as refusal:
+                    raise ValueError(f"{refusal} ({why})") from None
+        self.constraints = tuple(closing) + tuple(constraints or ())
 
     def mass_matrix(self, q):
-        return redmax_mass_matrix(self.model, q)
+        """``M_r = JᵀM_mJ`` (eq. 2.18): ``H`` of the tree (of the spanning tree with loops)."""
+        return redmax_mass_matrix(self._tree, q)
 
-    def accelerations(self, t, q, v, tau=None, f_ext=None):
-        """``q̈`` from eq. 2.18; ``tau`` constant or ``tau(t, q, qd)``."""
+    def accelerations(self, t, q, v, tau=None, f_ext=None, stabilization=None):
+        """``q̈`` from eq. 2.18, or eq. 2.98 with the constraints; ``tau`` constant or
+        ``tau(t, q, qd)``; ``stabilization`` the Baumgarte gains ``(α, β)`` of the constraint
+        rows (constrained systems only)."""
         tau_t = _evaluate(tau, t, q, v)
-        return redmax_forward_dynamics(self.model, q, v, tau_t, f_ext)
+        if not self.constraints:
+            if stabilization is not None:
+                raise ValueError("stabilization applies only to a RedmaxSystem with constraints")
+            return redmax_forward_dynamics(self._tree, q, v, tau_t, f_ext)
+        return _reduced.constrained_forward_dynamics(
+            self._tree, q, v, tau_t, self.constraints, f_ext=f_ext, stabilization=stabilization
+        ).qdd
 
     def __repr__(self) -> str:
         return f"RedmaxSystem({self.model!r})"

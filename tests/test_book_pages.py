@@ -142,8 +142,13 @@ def test_the_landing_page_is_the_root_and_maps_every_chapter():
     assert re.search(r"^root: index$", toc, flags=re.M)
     listed = re.findall(r"^\s*- file: (\S+)$", toc, flags=re.M)
     n = len(CHAPTERS)
-    assert listed[:n] == [p.stem for p in CHAPTERS]  # the chapters first, then the pages
-    assert listed[n : n + 4] == ["choosing", "glossary", "notation", "api/index"]
+    projects = [f"projects/{p.stem}" for p in sorted(NOTEBOOKS.glob("projects/P[0-9]*-*.ipynb"))]
+    end = n + len(projects)
+    assert listed[:n] == [p.stem for p in CHAPTERS]  # the chapters first, the projects, the pages
+    assert listed[n:end] == projects
+    assert listed[end : end + 4] == ["choosing", "glossary", "notation", "api/index"]
+    captions = re.findall(r"^- caption: (.+)$", toc, flags=re.M)  # the book's parts
+    assert captions == ["Chapters", "Projects", "Around the chapters"]
     landing = (NOTEBOOKS / "index.md").read_text()
     table = [line for line in landing.splitlines() if re.match(r"\| \[\d\d[a-z]? ", line)]
     assert [re.search(r"\]\((\S+)\.ipynb\)", row).group(1) for row in table] == [

@@ -56,15 +56,26 @@ def test_book_sources_are_copied_without_notebooks_or_test_plumbing(tmp_path):
     (source / "__pycache__").mkdir()
     (source / "images").mkdir()
     (source / "images" / "f.png").write_text("png")
+    (source / "projects").mkdir()  # the projects' folder: its notebooks are executed, not copied
+    (source / "projects" / "P3-a.ipynb").write_text("x")
+    (source / "projects" / "data.csv").write_text("1")
     execute_notebooks.copy_book_sources(source, target)
-    assert sorted(p.name for p in target.iterdir()) == ["_toc.yml", "images", "notation.md"]
+    assert sorted(p.name for p in target.iterdir()) == [
+        "_toc.yml", "images", "notation.md", "projects",
+    ]  # fmt: skip
     assert (target / "images" / "f.png").read_text() == "png"
+    assert [p.name for p in (target / "projects").iterdir()] == ["data.csv"]
 
 
 def test_notebooks_in_names_a_missing_notebook(tmp_path):
     _notebook(tmp_path / "01-a.ipynb", "1")
     (tmp_path / "notes.ipynb").write_text("{}")
-    assert [p.name for p in execute_notebooks.notebooks_in(tmp_path)] == ["01-a.ipynb"]
+    (tmp_path / "projects").mkdir()
+    _notebook(tmp_path / "projects" / "P3-b.ipynb", "1")
+    found = execute_notebooks.notebooks_in(tmp_path)
+    assert [p.relative_to(tmp_path).as_posix() for p in found] == [
+        "01-a.ipynb", "projects/P3-b.ipynb",
+    ]  # fmt: skip
     with pytest.raises(FileNotFoundError, match="no such notebook in .*: 02-b.ipynb"):
         execute_notebooks.notebooks_in(tmp_path, ["01-a.ipynb", "02-b.ipynb"])
 
@@ -73,8 +84,13 @@ def test_stale_executed_notebooks_are_removed(tmp_path):
     keep = _notebook(tmp_path / "01-a.ipynb", "1")
     (tmp_path / "02-gone.ipynb").write_text("{}")
     (tmp_path / "notation.md").write_text("kept")
-    assert execute_notebooks.remove_stale([keep], tmp_path) == ["02-gone.ipynb"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["01-a.ipynb", "notation.md"]
+    (tmp_path / "projects").mkdir()
+    project = _notebook(tmp_path / "projects" / "P1-kept.ipynb", "1")
+    (tmp_path / "projects" / "P2-gone.ipynb").write_text("{}")
+    gone = execute_notebooks.remove_stale([keep, project], tmp_path)
+    assert gone == ["02-gone.ipynb", "projects/P2-gone.ipynb"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["01-a.ipynb", "notation.md", "projects"]
+    assert [p.name for p in (tmp_path / "projects").iterdir()] == ["P1-kept.ipynb"]
 
 
 def test_longest_notebooks_start_first(tmp_path):
@@ -105,6 +121,8 @@ def executed(tmp_path_factory):
         tags={2: ["exercise", "raises-exception"]},
     )
     _notebook(source / "02-cwd.ipynb", "import os; print(os.getcwd())")
+    (source / "projects").mkdir()
+    _notebook(source / "projects" / "P3-cwd.ipynb", "import os; print(os.getcwd())")
     notebooks = execute_notebooks.notebooks_in(source)
     seconds = execute_notebooks.execute_all(notebooks, target, jobs=2, fast=True, timeout=120)
     return source, target, seconds
@@ -112,7 +130,7 @@ def executed(tmp_path_factory):
 
 def test_executed_notebook_has_its_figure_and_static_environment(executed):
     source, target, seconds = executed
-    assert sorted(seconds) == ["01-draws.ipynb", "02-cwd.ipynb"]
+    assert sorted(seconds) == ["01-draws.ipynb", "02-cwd.ipynb", "projects/P3-cwd.ipynb"]
     nb = nbformat.read(target / "01-draws.ipynb", as_version=4)
     assert nb.cells[0].outputs[0]["text"].split() == ["1", "1"]  # SPATIAL_STATIC, fast mode
     assert book_pages.image_outputs(target / "01-draws.ipynb") == 1  # shown by the inline backend
@@ -121,6 +139,8 @@ def test_executed_notebook_has_its_figure_and_static_environment(executed):
     assert nb.metadata["spatial"]["execution"]["fast"] is True
     cwd = nbformat.read(target / "02-cwd.ipynb", as_version=4).cells[0].outputs[0]["text"]
     assert Path(cwd.strip()) == source  # runs where nbval runs it, beside its sources
+    project = nbformat.read(target / "projects" / "P3-cwd.ipynb", as_version=4)
+    assert Path(project.cells[0].outputs[0]["text"].strip()) == source / "projects"
     assert not (source / "01-draws.ipynb").read_text().count('"outputs": [{')  # source untouched
 
 
@@ -195,6 +215,15 @@ def test_expected_figures_pairs_each_chapter_page_with_its_executed_notebook(tmp
         book_pages.expected_figures(book, executed)
     _executed_with_images(executed / "02-b.ipynb", [0])
     assert book_pages.expected_figures(book, executed) == {"01-a.html": 2, "02-b.html": 0}
+    (book / "projects").mkdir()  # a project's page pairs with its notebook in projects/
+    (book / "projects" / "P3-c.html").write_text("<html/>")
+    with pytest.raises(FileNotFoundError, match="for projects/P3-c.html"):
+        book_pages.expected_figures(book, executed)
+    (executed / "projects").mkdir()
+    _executed_with_images(executed / "projects" / "P3-c.ipynb", [3])
+    found = book_pages.expected_figures(book, executed)
+    assert found == {"01-a.html": 2, "02-b.html": 0, "projects/P3-c.html": 3}
+    assert "projects/P3-c.html" not in book_pages.other_pages(book)
     with pytest.raises(FileNotFoundError, match="no chapter page"):
         book_pages.expected_figures(executed, executed)
 

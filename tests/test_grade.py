@@ -115,3 +115,37 @@ def test_the_course_exercises_are_read_from_the_check_cells():
         "01.1", "01-spatial-vectors.ipynb", "transform_from_description"
     )
     assert len({e.id for e in found}) == len(found) >= 56
+
+
+KKT_SIZES = """def kkt_sizes(model):
+    loop_rows = sum(6 - loop.joint.nv for loop in model.loop_joints)
+    joint_rows = sum(6 - model.joints[i].nv for i in range(1, model.NB + 1))
+    return {"tree": (model.nv, loop_rows), "redmax": (model.nv, 2 * model.NL),
+            "maximal": (6 * model.NB, joint_rows + 2 * model.NL)}
+"""
+
+
+def _project(body: str | None) -> dict:
+    """A one-milestone project notebook (P3.4); ``body`` is the student's stub or answer."""
+    stub = "def kkt_sizes(model):\n    raise NotImplementedError\n" if body is None else body
+    sources = [("code", SETUP, ()), ("markdown", "## Milestones", ())]
+    sources += [("code", stub, ("exercise",)), ("code", 'sp.nb.check("P3.4", kkt_sizes)\n', ())]
+    cells = [_cell(kind, src, k, tags) for k, (kind, src, tags) in enumerate(sources)]
+    return {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def test_a_project_is_graded_from_its_folder_like_a_chapter(tmp_path):
+    course, submissions = tmp_path / "course", tmp_path / "submissions"
+    (course / "projects").mkdir(parents=True)
+    (course / "projects" / "P3-mini.ipynb").write_text(json.dumps(_project(None)))
+    found = grade.course_exercises(course)
+    assert found == [grade.Exercise("P3.4", "projects/P3-mini.ipynb", "kkt_sizes")]
+    (submissions / "ada" / "projects").mkdir(parents=True)
+    (submissions / "ada" / "projects" / "P3-mini.ipynb").write_text(json.dumps(_project(KKT_SIZES)))
+    (submissions / "ben").mkdir()  # handed in nothing
+    args = [str(submissions), "--course", str(course), "--cell-timeout", "60"]
+    assert grade.main(args + ["--check-timeout", "60", "--notebook-timeout", "300"]) == 0
+    with open(submissions / "grades.csv", newline="") as table:
+        rows = list(csv.reader(table))
+    assert rows == [["student", "P3.4", "passed"], ["ada", "passed", "1"],
+                    ["ben", "not attempted", "0"]]  # fmt: skip

@@ -879,7 +879,12 @@ def _floating_four_bar():
 
 
 def _refusals():
-    """(name, call) for every function that computes the tree's equations of motion."""
+    """(name, call) for every function that computes the tree's equations of motion.
+
+    Not here: ``RedmaxSystem``, which closes revolute and ball loop joints with REDMAX point
+    constraints and refuses only a loop joint it cannot close (tests/test_simulation.py,
+    tests/test_formulations_loops.py); ``maximal.from_model`` refuses by default and keeps the
+    loops with ``loops=True`` (tests/test_formulations_loops.py)."""
     from spatial import accuracy, constrained, maximal, reduced, symbolic
     from spatial import dynamics as D
 
@@ -959,7 +964,6 @@ def _refusals():
         ("planar_chain_data", lambda m: symbolic.planar_chain_data(m)),
         ("generate_planar_rnea", lambda m: symbolic.generate_planar_rnea(m)),
         ("maximal.from_model", lambda m: maximal.from_model(m)),
-        ("RedmaxSystem", lambda m: sp.systems.RedmaxSystem(m)),
         ("CoupledSystem", lambda m: sp.systems.CoupledSystem(m, rope)),
     ]
 

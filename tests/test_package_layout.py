@@ -65,14 +65,18 @@ OTHER_NAMES = {
 }  # fmt: skip
 
 
-# public names added to a package after the split (Sueda's joint zoo, §2.4)
+# public names added to a package after the split (Sueda's joint zoo, §2.4; Jansen's leg)
 ADDED_ALL = {
     "vectors": {"transform_dyadic"},  # Featherstone Table 2.5
     "joints": {
         "Universal", "SphericalEuler", "PlanarTranslation", "Translational", "SphericalExp",
         "Composite", "free_2d", "free_3d", "SplineCurve", "SplineSurface",
     },
-    "builders": {"ElbowArm", "elbow_arm26", "quadruped"},  # 13b's arm26; 11's Solo-12 stand-in
+    "builders": {
+        "ElbowArm", "elbow_arm26",  # notebook 13b's arm (OpenSim arm26)
+        "quadruped",  # notebook 11's Solo-12 stand-in
+        "JANSEN_LENGTHS", "jansen_points", "jansen_leg",  # project P3
+    },
 }  # fmt: skip
 
 

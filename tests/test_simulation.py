@@ -7,7 +7,7 @@ from scipy.integrate import solve_ivp
 import spatial as sp
 from spatial import builders as B
 from spatial.dynamics import loops as L
-from spatial.joints import Revolute
+from spatial.joints import Prismatic, Revolute
 from spatial.reduced import ParticleSystem
 from spatial.simulation import Trajectory, simulate
 from spatial.systems import (
@@ -212,8 +212,15 @@ def test_redmax_and_aba_give_the_same_trajectory():
     assert np.abs(redmax_run.q - aba_run.q).max() < 1e-10 * (1 + np.abs(aba_run.q).max())
     assert np.abs(redmax_run.v - aba_run.v).max() < 1e-10 * (1 + np.abs(aba_run.v).max())
     assert np.allclose(RedmaxSystem(model).mass_matrix(q0), sp.crba(model, q0), atol=1e-12)
-    with pytest.raises(ValueError, match=r"RedmaxSystem .* loop joint \('pin C'\).*spanning_tree"):
-        RedmaxSystem(B.four_bar())
+    # loop joints are closed by their point constraints (tests/test_formulations_loops.py); a
+    # loop joint that has none would be ignored, so it is refused as by the tree functions
+    slotted = B.four_bar()
+    slotted.add_loop_joint(1, 3, Prismatic("x"), np.eye(6), np.eye(6), "slot")
+    refusal = (
+        r"RedmaxSystem .* loop joints \('pin C', 'slot'\).*spanning_tree.*'slot' is a Prismatic"
+    )
+    with pytest.raises(ValueError, match=refusal):
+        RedmaxSystem(slotted)
 
 
 def _rope_on_pendulum():

@@ -25,8 +25,14 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import student_edition  # noqa: E402
+from course_notebooks import course_notebooks  # noqa: E402
 
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]*-*.ipynb"))
+NOTEBOOKS = course_notebooks(ROOT / "notebooks")  # the chapters, then the projects
+
+
+def _in(edition: Path, path: Path) -> Path:
+    """The student notebook of ``path`` (a project's sits in the edition's projects/)."""
+    return edition / path.relative_to(ROOT / "notebooks")
 
 
 def _has_nbgrader() -> bool:
@@ -65,7 +71,7 @@ def _without_nbgrader(cells):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_student_notebook_is_the_full_one_without_solutions(edition, path):
     full = json.loads(path.read_text())["cells"]
-    student = _without_nbgrader(json.loads((edition / path.name).read_text())["cells"])
+    student = _without_nbgrader(json.loads(_in(edition, path).read_text())["cells"])
     assert not any("solution" in _tags(c) for c in student)
     assert not any("solution_" in "".join(c["source"]) for c in student), "a solution is left"
     solutions = sum("solution" in _tags(c) for c in full)
@@ -132,7 +138,7 @@ def test_run_all_in_the_full_edition_keeps_a_students_attempt(tmp_path, monkeypa
 
 def test_every_cell_carries_nbgrader_metadata_with_one_graded_check_per_exercise(edition):
     for path in NOTEBOOKS:
-        cells = json.loads((edition / path.name).read_text())["cells"]
+        cells = json.loads(_in(edition, path).read_text())["cells"]
         meta = [c["metadata"]["nbgrader"] for c in cells]
         assert all(m["schema_version"] == 3 for m in meta)
         ids = [m["grade_id"] for m in meta if m["locked"] or m["grade"]]
@@ -203,3 +209,14 @@ def test_the_edition_keeps_the_pages_the_notebooks_link(edition):
         assert (edition / name).read_text() == (ROOT / "notebooks" / name).read_text()
     assert (edition / "api" / "dynamics.md").exists()
     assert not (edition / "conftest.py").exists()
+
+
+def test_the_projects_go_to_the_editions_projects_folder_without_solutions(edition):
+    projects = [p for p in NOTEBOOKS if p.parent.name == "projects"]
+    assert projects, "the course has projects (notebooks/projects/Pn-*.ipynb)"
+    for path in projects:
+        assert _in(edition, path).parent == edition / "projects"
+    # no full-edition notebook is copied along with the folders of pages
+    leaked = [p for p in edition.rglob("*.ipynb") if "solution_" in p.read_text()]
+    assert not leaked, leaked
+    assert sorted(edition.rglob("*.ipynb")) == sorted(_in(edition, p) for p in NOTEBOOKS)

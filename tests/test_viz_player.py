@@ -133,7 +133,7 @@ def test_no_notebook_shows_matplotlibs_player_unrewritten():
     # through animation_html (or viz.animate), in the notebooks as in the package
     root = Path(__file__).resolve().parents[1]
     raw = []
-    for path in sorted((root / "notebooks").glob("[0-9][0-9]*-*.ipynb")):
+    for path in sorted((root / "notebooks").rglob("*.ipynb")):  # chapters and projects
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
         raw += [path.name for source in code if "to_jshtml(" in source]

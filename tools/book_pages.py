@@ -1,8 +1,9 @@
 """Check the pages of the static book in a real browser (the book part of ``make test-browser``).
 
 ``make book`` executes the notebooks into ``build/executed`` and renders them into
-``build/book``.  For every chapter notebook this opens its page from disk, as a reader opens
-``build/book/index.html``, and checks that
+``build/book``.  For every chapter and project notebook (a project's page is
+``projects/Pn-*.html``, paired with ``build/executed/projects/Pn-*.ipynb``) this opens its page
+from disk, as a reader opens ``build/book/index.html``, and checks that
 
 1. the page shows every figure its executed notebook drew: the images loaded in the page's cell
    outputs (not counting an animation's frame inside an HTML output) are at least the image
@@ -108,22 +109,33 @@ def cells_missing_their_figure(notebook: Path) -> list[int]:
     ]
 
 
-def expected_figures(book: Path, executed: Path) -> dict[str, int]:
-    """The chapter pages of ``book`` and how many figures each must show.
+#: Pages of notebooks, relative to the book: the chapters, then the projects.
+NOTEBOOK_PAGES = ("[0-9][0-9]*-*.html", "projects/P[0-9]*-*.html")
 
-    A chapter page is ``NN-*.html``; its figures are the image outputs of the executed notebook
-    of the same name in ``executed``.  Raises ``FileNotFoundError`` if a page has no executed
+
+def _notebook_pages(book: Path) -> list[str]:
+    """The pages of ``book`` made from notebooks, as paths relative to it."""
+    return [p.relative_to(book).as_posix() for g in NOTEBOOK_PAGES for p in sorted(book.glob(g))]
+
+
+def expected_figures(book: Path, executed: Path) -> dict[str, int]:
+    """The chapter and project pages of ``book`` and how many figures each must show.
+
+    A chapter page is ``NN-*.html``, a project page ``projects/Pn-*.html`` (keys are paths
+    relative to ``book``); its figures are the image outputs of the executed notebook at the
+    same relative path in ``executed``.  Raises ``FileNotFoundError`` if a page has no executed
     notebook (the book was not built from ``executed``) or ``book`` has no chapter page.
     """
-    pages = sorted(book.glob("[0-9][0-9]*-*.html"))
+    pages = _notebook_pages(book)
     if not pages:
         raise FileNotFoundError(f"no chapter page (NN-*.html) in {book}")
-    missing = [p.name for p in pages if not (executed / f"{p.stem}.ipynb").is_file()]
+    notebook = {p: executed / Path(p).with_suffix(".ipynb") for p in pages}
+    missing = [p for p in pages if not notebook[p].is_file()]
     if missing:
         raise FileNotFoundError(
             f"no executed notebook in {executed} for {', '.join(missing)}; run `make book`"
         )
-    return {p.name: image_outputs(executed / f"{p.stem}.ipynb") for p in pages}
+    return {p: image_outputs(notebook[p]) for p in pages}
 
 
 #: Pages Sphinx writes by itself: not part of the course's text.
@@ -131,14 +143,15 @@ GENERATED_PAGES = ("genindex.html", "search.html", "py-modindex.html")
 
 
 def other_pages(book: Path) -> list[str]:
-    """The book's pages that are not chapters (landing, glossary, API reference, ...), as paths
-    relative to ``book``; Sphinx's own index and search pages are left out."""
+    """The book's pages that are not chapters or projects (landing, glossary, API reference,
+    ...), as paths relative to ``book``; Sphinx's own index and search pages are left out."""
     pages = sorted(
         p.relative_to(book).as_posix()
         for p in book.rglob("*.html")
         if not p.relative_to(book).parts[0].startswith("_")
     )
-    return [p for p in pages if not re.fullmatch(r"\d\d-.*\.html", p) and p not in GENERATED_PAGES]
+    notebooks = set(_notebook_pages(book))
+    return [p for p in pages if p not in notebooks and p not in GENERATED_PAGES]
 
 
 def page_problems(
@@ -198,8 +211,8 @@ def _open(driver, book: Path, name: str) -> tuple[dict, str, list[str]]:
 
 
 def check_pages(driver, book: Path, executed: Path) -> tuple[list[str], list[str]]:
-    """Open every chapter page of ``book`` in ``driver``, then its other pages; return (what was
-    seen, failures)."""
+    """Open every chapter and project page of ``book`` in ``driver``, then its other pages;
+    return (what was seen, failures)."""
     expected = expected_figures(book, executed)
     driver.get_log("browser")  # forget what earlier pages logged
     driver.set_script_timeout(30)
@@ -209,7 +222,7 @@ def check_pages(driver, book: Path, executed: Path) -> tuple[list[str], list[str
     for name, figures in pages:
         seen, mathjax, console = _open(driver, book, name)
         unshown = (
-            cells_missing_their_figure(executed / f"{Path(name).stem}.ipynb")
+            cells_missing_their_figure(executed / Path(name).with_suffix(".ipynb"))
             if figures is not None
             else []
         )

@@ -18,13 +18,14 @@ what a student does:
    does), and that the browser console logged no errors;
 4. stops the server it started, by its process id, whatever happened;
 5. if the static book has been built (``make book`` writes ``build/book``; ``.ci/run`` builds
-   it), opens every chapter page from disk and checks that it shows each figure its executed
-   notebook drew, that MathJax typeset its equations offline and that the console stayed clean,
-   then opens the book's other pages (landing page, glossary, API reference, ...) and checks
-   their equations and console (``tools/book_pages.py``).
+   it), opens every chapter and project page from disk and checks that it shows each figure its
+   executed notebook drew, that MathJax typeset its equations offline and that the console
+   stayed clean, then opens the book's other pages (landing page, glossary, API reference,
+   ...) and checks their equations and console (``tools/book_pages.py``).
 
-Usage: ``python tools/browser_test.py [NOTEBOOK ...]`` (names in ``notebooks/``; default: three
-notebooks with slider widgets).  Exits non-zero and says what failed; prints what it checked.
+Usage: ``python tools/browser_test.py [NOTEBOOK ...]`` (paths in ``notebooks/``, e.g.
+``projects/P3-three-formulations.ipynb``; default: three notebooks with slider widgets).  Exits
+non-zero and says what failed; prints what it checked.
 """
 
 from __future__ import annotations

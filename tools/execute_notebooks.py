@@ -23,8 +23,12 @@ is copied along, except test plumbing (``conftest.py``, caches), so the target f
 complete Sphinx source.  Each executed notebook records how it was run in its metadata
 (``spatial.execution``); ``tools/browser_test.py`` counts its image outputs to check the pages.
 
+The notebooks are the course's chapters and projects (``tools/course_notebooks.py``): a project
+``projects/Pn-*.ipynb`` runs in its own folder and is written to ``TARGET/projects/``.
+
 Usage: ``python tools/execute_notebooks.py [--jobs N] [--fast] [--timeout S] SOURCE TARGET
-[NOTEBOOK ...]`` (default: every ``NN-*.ipynb`` in SOURCE).
+[NOTEBOOK ...]`` (default: every chapter ``NN-*.ipynb`` and project ``projects/Pn-*.ipynb`` in
+SOURCE; names are relative to SOURCE).
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from course_notebooks import course_notebooks, relative
 
 #: Files of the source folder that belong to the tests, not to the book.
 NOT_COPIED = ("conftest.py", "__pycache__", ".ipynb_checkpoints", ".pytest_cache")
@@ -57,25 +63,27 @@ def kernel_environment(base: dict[str, str], fast: bool) -> dict[str, str]:
 
 
 def notebooks_in(source: Path, names: list[str] | None = None) -> list[Path]:
-    """The chapter notebooks of ``source`` (``NN-*.ipynb``), or the ``names`` given."""
+    """The chapter and project notebooks of ``source``, or the ``names`` given (relative)."""
     if names:
         paths = [source / name for name in names]
-        missing = [p.name for p in paths if not p.is_file()]
+        missing = [p.relative_to(source).as_posix() for p in paths if not p.is_file()]
         if missing:
             raise FileNotFoundError(f"no such notebook in {source}: {', '.join(missing)}")
         return paths
-    return sorted(source.glob("[0-9][0-9]*-*.ipynb"))
+    return course_notebooks(source)
 
 
 def copy_book_sources(source: Path, target: Path) -> list[Path]:
-    """Copy everything in ``source`` that is not a notebook or test plumbing to ``target``."""
+    """Copy everything in ``source`` that is not a notebook or test plumbing to ``target``
+    (sub-folders too, without their notebooks)."""
     copied = []
     target.mkdir(parents=True, exist_ok=True)
     for path in sorted(source.iterdir()):
         if path.name in NOT_COPIED or path.suffix == ".ipynb":
             continue
         if path.is_dir():
-            shutil.copytree(path, target / path.name, dirs_exist_ok=True)
+            skip = shutil.ignore_patterns("*.ipynb", *NOT_COPIED)
+            shutil.copytree(path, target / path.name, dirs_exist_ok=True, ignore=skip)
         else:
             shutil.copy2(path, target / path.name)
         copied.append(target / path.name)
@@ -86,11 +94,16 @@ def copy_book_sources(source: Path, target: Path) -> list[Path]:
 ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 
 
-def execute_one(notebook: Path, target: Path, fast: bool, timeout: int) -> tuple[str, float]:
-    """Execute ``notebook`` in a new kernel and write it with its outputs into ``target``.
+def execute_one(
+    notebook: Path, target: Path, fast: bool, timeout: int, name: str | None = None
+) -> tuple[str, float]:
+    """Execute ``notebook`` in a new kernel and write it with its outputs to ``target / name``.
 
-    The kernel runs in :func:`kernel_environment` of this process's environment.
+    ``name`` is the notebook's path relative to the course (``projects/P3-....ipynb``); its
+    file name by default.  The kernel runs in :func:`kernel_environment` of this process's
+    environment, in the notebook's folder.
     """
+    name = notebook.name if name is None else name
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
@@ -116,9 +129,7 @@ def execute_one(notebook: Path, target: Path, fast: bool, timeout: int) -> tuple
             and "raises-exception" not in cell.get("metadata", {}).get("tags", ())
         ]
         where = f", cell {cells[-1]}" if cells else ""
-        raise ExecutionError(
-            f"{notebook.name}{where}: {summary[-1] if summary else error}"
-        ) from None
+        raise ExecutionError(f"{name}{where}: {summary[-1] if summary else error}") from None
     seconds = time.perf_counter() - start
     # no widget is shown in static mode: a stored widget state would only make the page load
     # the widget manager from the internet (nbclient needs the state while it runs, so it is
@@ -127,8 +138,18 @@ def execute_one(notebook: Path, target: Path, fast: bool, timeout: int) -> tuple
     nb.metadata["spatial"] = {
         "execution": {"fast": fast, "static": True, "seconds": round(seconds, 1)}
     }
-    nbformat.write(nb, target / notebook.name)
-    return notebook.name, seconds
+    (target / name).parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, target / name)
+    return name, seconds
+
+
+def _names(notebooks: list[Path]) -> dict[Path, str]:
+    """Each notebook's path relative to the folder that holds them all (a project of the course:
+    ``projects/<name>``; a lone notebook: its name)."""
+    if not notebooks:
+        return {}
+    base = Path(os.path.commonpath([p.resolve().parent for p in notebooks]))
+    return {p: p.resolve().relative_to(base).as_posix() for p in notebooks}
 
 
 def execute_all(
@@ -136,19 +157,23 @@ def execute_all(
 ) -> dict[str, float]:
     """Execute ``notebooks`` ``jobs`` at a time into ``target``; return seconds per notebook.
 
-    Raises :class:`ExecutionError` listing every notebook that failed (the others are written).
+    Each is written at its path relative to the folder that holds them all, so a project
+    ``projects/Pn-*.ipynb`` of the course goes to ``target/projects/``.  Raises
+    :class:`ExecutionError` listing every notebook that failed (the others are written).
     """
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     target.mkdir(parents=True, exist_ok=True)
     seconds, failed = {}, []
-    order = schedule(notebooks, target)
+    order, names = schedule(notebooks, target), _names(notebooks)
     # one fresh worker process per notebook, and the pool terminated (not joined) at the end: a
     # worker whose kernel client left a ZeroMQ socket open can otherwise hang at its exit,
     # after its notebook is written (seen once in CI, with every notebook done)
     pool = multiprocessing.get_context("spawn").Pool(jobs, maxtasksperchild=1)
     try:
-        pending = [(p, pool.apply_async(execute_one, (p, target, fast, timeout))) for p in order]
+        pending = [
+            (p, pool.apply_async(execute_one, (p, target, fast, timeout, names[p]))) for p in order
+        ]
         for notebook, result in pending:
             try:
                 name, took = result.get()
@@ -156,7 +181,7 @@ def execute_all(
                 message = (
                     str(error)
                     if isinstance(error, ExecutionError)
-                    else (f"{notebook.name}: {type(error).__name__}: {error}")
+                    else (f"{names[notebook]}: {type(error).__name__}: {error}")
                 )
                 failed.append(message)
                 print(f"FAIL {message}", flush=True)
@@ -177,20 +202,27 @@ def schedule(notebooks: list[Path], target: Path) -> list[Path]:
     later chapters first, which run the longer simulations (notebook 16 alone is about a third
     of the whole in fast mode).
     """
-    return sorted(notebooks, key=lambda p: (_last_seconds(target / p.name), p.name), reverse=True)
+
+    names = _names(notebooks)
+
+    def last(p: Path) -> tuple[float, str]:
+        return _last_seconds(target / names[p]), p.name
+
+    return sorted(notebooks, key=last, reverse=True)
 
 
 def remove_stale(notebooks: list[Path], target: Path) -> list[str]:
-    """Delete executed chapter notebooks in ``target`` whose source is gone; return their names.
+    """Delete executed chapter and project notebooks in ``target`` whose source is gone; return
+    their names.
 
     A leftover page would otherwise stay in the book (and fail the build as outside the table
     of contents).
     """
-    keep = {p.name for p in notebooks}
-    stale = [p for p in sorted(target.glob("[0-9][0-9]*-*.ipynb")) if p.name not in keep]
+    keep = set(_names(notebooks).values())
+    stale = [p for p in course_notebooks(target) if relative(p, target) not in keep]
     for path in stale:
         path.unlink()
-    return [p.name for p in stale]
+    return [relative(p, target) for p in stale]
 
 
 def _last_seconds(executed: Path) -> float:
@@ -208,7 +240,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("source", type=Path)
     parser.add_argument("target", type=Path)
-    parser.add_argument("notebooks", nargs="*", help="names in SOURCE (default: all NN-*.ipynb)")
+    parser.add_argument(
+        "notebooks", nargs="*", help="paths in SOURCE (default: every chapter and project)"
+    )
     parser.add_argument("--jobs", type=int, default=2, help="notebooks run at once (default 2)")
     parser.add_argument("--fast", action="store_true", help="SPATIAL_NB_FAST=1 (as the tests)")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per cell (default 900)")

@@ -2,8 +2,10 @@
 
 ``make grade SUBMISSIONS=<folder>`` runs this script.  The folder holds one sub-folder per
 student with that student's copies of the student-edition notebooks (``make student``), e.g.
-``submissions/ada/07-articulated-bodies-aba.ipynb``.  For each student and each chapter of the
-course the script
+``submissions/ada/07-articulated-bodies-aba.ipynb``, and the projects in their ``projects``
+folder as the edition has them (``submissions/ada/projects/P3-three-formulations.ipynb``, whose
+milestones are exercises ``P3.1``, ``P3.2``, …).  For each student and each chapter and project
+of the course the script
 
 1. executes the student's notebook from top to bottom in a fresh kernel, in its own process
    group, with the errors of a cell recorded and the next cell run anyway, a time limit per
@@ -43,15 +45,18 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from course_notebooks import course_notebooks, relative
+
 ROOT = Path(__file__).resolve().parents[1]
 OUTCOMES = ("passed", "failed", "not attempted", "error", "timed out")
-CHECK = re.compile(r'^sp\.nb\.check\("(\d\d\.\d+)",\s*(\w+)\)\s*$')
+CHECK = re.compile(r'^sp\.nb\.check\("((?:\d\d|P\d+)\.\d+)",\s*(\w+)\)\s*$')
 MARKER = "SPATIAL-GRADES:"
 
 
 @dataclass(frozen=True)
 class Exercise:
-    """One exercise of the course: its id, its notebook and the name the checker is given."""
+    """One exercise of the course: its id, its notebook (a path relative to the course, e.g.
+    ``projects/P3-three-formulations.ipynb``) and the name the checker is given."""
 
     id: str
     notebook: str
@@ -65,20 +70,21 @@ class Outcome:
 
 
 def course_exercises(course: Path) -> list[Exercise]:
-    """Every exercise of the course's notebooks, from their check cells, in reading order."""
+    """Every exercise of the course's chapters and projects, from their check cells, in reading
+    order."""
     found = []
-    for path in sorted(course.glob("[0-9][0-9]*-*.ipynb")):
+    for path in course_notebooks(course):
         for cell in json.loads(path.read_text())["cells"]:
             tags = cell.get("metadata", {}).get("tags", [])
             match = CHECK.match("".join(cell["source"]).strip())
             if cell["cell_type"] == "code" and match and "solution" not in tags:
-                found.append(Exercise(match.group(1), path.name, match.group(2)))
+                found.append(Exercise(match.group(1), relative(path, course), match.group(2)))
     return found
 
 
 # The cell run after the student's notebook: each checker on the student's object, with a limit.
 GRADING_CELL = """
-import importlib as _im, json as _js, signal as _sg, io as _io, contextlib as _cl
+import json as _js, signal as _sg, io as _io, contextlib as _cl, spatial.nb as _nb
 def _alarm(*_):
     raise TimeoutError("the check took longer than {limit} s")
 _sg.signal(_sg.SIGALRM, _alarm)
@@ -90,7 +96,7 @@ for _id, _name in {pairs!r}:
     _sg.alarm({limit})
     try:
         with _cl.redirect_stdout(_io.StringIO()):
-            _im.import_module("spatial.exercises.ch" + _id[:2]).CHECKS[_id](globals()[_name])
+            _nb.checker(_id)(globals()[_name])
         _out[_id] = ("passed", "")
     except NotImplementedError:
         _out[_id] = ("not attempted", "the stub still raises NotImplementedError")
@@ -144,6 +150,7 @@ def grade_notebook(path: Path, exercises: list[Exercise], limits: dict) -> dict[
     with tempfile.TemporaryDirectory() as scratch:
         result = Path(scratch) / "outcomes.json"
         args = [sys.executable, str(Path(__file__).resolve()), "--worker", str(path), str(result)]
+        args += ["--course-notebook", exercises[0].notebook]
         args += ["--course", str(limits["course"]), "--cell-timeout", str(limits["cell"])]
         args += ["--check-timeout", str(limits["check"])]
         env = dict(os.environ, SPATIAL_NB_FAST="1", MPLBACKEND="Agg")
@@ -215,6 +222,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("submissions", type=Path)
     parser.add_argument("result", type=Path, nargs="?")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--course-notebook", help=argparse.SUPPRESS)  # the worker's notebook
     parser.add_argument("--course", type=Path, default=ROOT / "notebooks")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--cell-timeout", type=int, default=120)
@@ -222,9 +230,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--check-timeout", type=int, default=60)
     args = parser.parse_args(argv)
     if args.worker:  # one notebook, in its own process group: submissions is the notebook
-        exercises = [
-            e for e in course_exercises(args.course) if e.notebook == args.submissions.name
-        ]
+        exercises = [e for e in course_exercises(args.course) if e.notebook == args.course_notebook]
         found = run_notebook(args.submissions, exercises, args.cell_timeout, args.check_timeout)
         args.result.write_text(json.dumps(found))
         return 0

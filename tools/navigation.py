@@ -1,43 +1,53 @@
 """Write the previous/next links at the end of every notebook, in the order of ``_toc.yml``.
 
 Each notebook ends with one markdown cell (tagged ``navigation``) that links the previous and the
-next chapter of the course, so a reader can walk through it in JupyterLab or in the static
-book.  The cell is generated, never edited by hand: after adding or renaming a notebook, run
-``make navigation``; ``tests/test_repository.py`` checks that
-every notebook carries the cell this script would write.
+next notebook of the course, so a reader can walk through it in JupyterLab or in the static
+book: the chapters, then the projects (``projects/Pn-*.ipynb``: chapter 18 leads to the first
+project, and a project's links to the chapters go one folder up).  The cell is generated, never
+edited by hand: after adding or renaming a notebook, run ``make navigation``;
+``tests/test_repository.py`` checks that every notebook carries the cell this script would write.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
+
+from course_notebooks import STEM
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 TAG = "navigation"
 
 
 def reading_order(folder: Path = NOTEBOOKS) -> list[Path]:
-    """The chapter notebooks in the order ``_toc.yml`` lists them (other pages left out)."""
+    """The chapter and project notebooks in the order ``_toc.yml`` lists them (other pages
+    left out)."""
     toc = (folder / "_toc.yml").read_text()
     stems = re.findall(r"^(?:root|\s*- file):\s*(\S+)\s*$", toc, flags=re.M)
-    return [folder / f"{stem}.ipynb" for stem in stems if re.match(r"\d\d[a-z]?-", stem)]
+    return [folder / f"{stem}.ipynb" for stem in stems if STEM.fullmatch(stem)]
 
 
 def title(path: Path) -> str:
-    """``"NN Title"`` from the notebook's first cell (``# NN Title``)."""
+    """``"NN Title"`` from the notebook's first cell (``# NN Title``; ``# P3 · Title``)."""
     first = json.loads(path.read_text())["cells"][0]
     return "".join(first["source"]).splitlines()[0].lstrip("# ").strip()
 
 
 def navigation_cell(order: list[Path], k: int) -> dict:
     """The markdown cell with the links around notebook ``order[k]``."""
+    here = order[k].parent
+
+    def link(path: Path) -> str:
+        return Path(os.path.relpath(path, here)).as_posix()
+
     parts = []
     if k > 0:
-        parts.append(f"← previous: [{title(order[k - 1])}]({order[k - 1].name})")
+        parts.append(f"← previous: [{title(order[k - 1])}]({link(order[k - 1])})")
     if k + 1 < len(order):
-        parts.append(f"next: [{title(order[k + 1])}]({order[k + 1].name}) →")
+        parts.append(f"next: [{title(order[k + 1])}]({link(order[k + 1])}) →")
     text = "---\n\n" + " · ".join(parts) + "\n"
     return {"cell_type": "markdown", "metadata": {"tags": [TAG]}, "source": text}
 

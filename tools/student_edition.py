@@ -6,7 +6,9 @@ The notebooks in ``notebooks/`` are the full edition: every exercise has a stub 
 Because the solution has its own name, Run All in the full edition keeps a student's attempt;
 still, a teacher who hands the notebooks out wants them without the solutions.  This script
 copies each notebook, drops its solution cells, and adds a short "how to work these exercises"
-note under the exercises heading.  Everything before the first exercise is unchanged, so the
+note under the exercises heading (a project's milestones are its exercises, under
+``## Milestones``, checked by ``sp.nb.check("P3.1", name)``; the projects go to the edition's
+``projects/`` folder).  Everything before the first exercise is unchanged, so the
 full edition's tests cover it; the checkers stay and report "not attempted yet" on an untouched
 stub.
 
@@ -31,6 +33,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from course_notebooks import course_notebooks, relative
+
 #: Files of the notebooks folder that belong to the tests, not to the course.
 NOT_COPIED = ("conftest.py", "__pycache__", ".ipynb_checkpoints", ".pytest_cache")
 
@@ -49,9 +53,15 @@ def _tags(cell: dict) -> set[str]:
     return set(cell.get("metadata", {}).get("tags", []))
 
 
+#: The heading under which a notebook's exercises start: a chapter's, or a project's milestones.
+EXERCISES_HEADINGS = ("## Exercises", "## Milestones")
+
+
 def _is_exercises_heading(cell: dict) -> bool:
     lines = "".join(cell["source"]).splitlines()
-    return cell["cell_type"] == "markdown" and bool(lines) and lines[0].strip() == "## Exercises"
+    return (
+        cell["cell_type"] == "markdown" and bool(lines) and lines[0].strip() in EXERCISES_HEADINGS
+    )
 
 
 def student_cells(cells: list[dict]) -> list[dict]:
@@ -60,7 +70,8 @@ def student_cells(cells: list[dict]) -> list[dict]:
     Raises
     ------
     ValueError
-        If the notebook has exercises but no ``## Exercises`` heading before the first one.
+        If the notebook has exercises but no ``## Exercises`` (or ``## Milestones``) heading
+        before the first one.
     """
     out, noted = [], False
     for cell in cells:
@@ -78,7 +89,7 @@ def student_cells(cells: list[dict]) -> list[dict]:
     return out
 
 
-CHECK = re.compile(r'^sp\.nb\.check\("(\d\d\.\d+)",\s*\w+\)\s*$')
+CHECK = re.compile(r'^sp\.nb\.check\("((?:\d\d|P\d+)\.\d+)",\s*\w+\)\s*$')
 
 
 def nbgrader_metadata(cells: list[dict]) -> None:
@@ -101,10 +112,12 @@ def nbgrader_metadata(cells: list[dict]) -> None:
 
 
 def write_student_edition(source: Path, target: Path) -> list[Path]:
-    """Write the student edition of every ``NN-*.ipynb`` in ``source`` into ``target``.
+    """Write the student edition of every chapter and project of ``source`` into ``target``.
 
-    ``target`` is emptied first; the book's other sources (``_toc.yml``, the Markdown pages and
-    the ``api`` folder) are copied as they are.  Returns the written notebooks' paths.
+    ``target`` is emptied first; a project ``projects/Pn-*.ipynb`` goes to
+    ``target/projects/``.  The book's other sources (``_toc.yml``, the Markdown pages and the
+    ``api`` folder) are copied as they are, without any full-edition notebook.  Returns the
+    written notebooks' paths.
     """
     if target.resolve() == source.resolve():
         raise ValueError("the student edition must go to another folder than the notebooks")
@@ -112,14 +125,16 @@ def write_student_edition(source: Path, target: Path) -> list[Path]:
         shutil.rmtree(target)
     target.mkdir(parents=True)
     written = []
-    for path in sorted(source.glob("[0-9][0-9]*-*.ipynb")):
+    for path in course_notebooks(source):
+        name = relative(path, source)
         notebook = json.loads(path.read_text())
         try:
             notebook["cells"] = student_cells(notebook["cells"])
         except ValueError as error:
-            raise ValueError(f"{path.name}: {error}") from None
+            raise ValueError(f"{name}: {error}") from None
         nbgrader_metadata(notebook["cells"])
-        out = target / path.name
+        out = target / name
+        out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
         written.append(out)
     # the pages the notebooks link (notation, glossary, choosing, the landing page, the API
@@ -127,8 +142,9 @@ def write_student_edition(source: Path, target: Path) -> list[Path]:
     for path in sorted(source.iterdir()):
         if path.suffix == ".ipynb" or path.name in NOT_COPIED:
             continue
-        if path.is_dir():
-            shutil.copytree(path, target / path.name)
+        if path.is_dir():  # without notebooks: the projects' are written above
+            skip = shutil.ignore_patterns("*.ipynb", *NOT_COPIED)
+            shutil.copytree(path, target / path.name, ignore=skip, dirs_exist_ok=True)
         else:
             shutil.copy(path, target / path.name)
     return written

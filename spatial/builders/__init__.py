@@ -10,7 +10,8 @@ What is where:
 * :mod:`.mechanisms` — named mechanisms: :func:`simple_pendulum`, :func:`double_pendulum`,
   :func:`planar_chain`, :func:`cart_pole`, :func:`arm7`, :func:`humanoid`, :func:`geared_arm`;
 * :mod:`.closed_loops` — mechanisms with loop joints (ch. 8): :func:`four_bar`,
-  :func:`crank_slider`, :func:`planar_loop_fig_8_3`, :func:`ladder`;
+  :func:`crank_slider`, :func:`planar_loop_fig_8_3`, :func:`ladder`, and Jansen's walking leg
+  :func:`jansen_leg` with its joint positions in closed form, :func:`jansen_points`;
 * :mod:`.legged` — :func:`quadruped`, a 12-joint quadruped with Solo-12's names and proportions
   (the stand-in for ``solo12.urdf``);
 * :mod:`.operations` — :func:`floating_base` (§4.1, §9.4) and :func:`renumber` (§4.1.2);
@@ -25,7 +26,15 @@ spatial mechanisms have gravity ``-g`` along z.  Every builder returns a new
 """
 
 from .arm import ElbowArm, elbow_arm26
-from .closed_loops import crank_slider, four_bar, ladder, planar_loop_fig_8_3
+from .closed_loops import (
+    JANSEN_LENGTHS,
+    crank_slider,
+    four_bar,
+    jansen_leg,
+    jansen_points,
+    ladder,
+    planar_loop_fig_8_3,
+)
 from .dh import dh_transforms, from_dh
 from .legged import quadruped
 from .mechanisms import (
@@ -67,6 +76,9 @@ __all__ = [
     "crank_slider",
     "planar_loop_fig_8_3",
     "ladder",
+    "JANSEN_LENGTHS",
+    "jansen_points",
+    "jansen_leg",
     "floating_base",
     "renumber",
     "geared_arm",

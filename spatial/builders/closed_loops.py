@@ -8,7 +8,10 @@ variables ``q``, plus one loop joint per loop, which adds constraints and no var
 * :func:`crank_slider` — Featherstone Figure 4.1, the slider on a prismatic joint;
 * :func:`planar_loop_fig_8_3` — Figure 8.3, an arm with a linear actuator (mobility 2);
 * :func:`ladder` — the connectivity of Figure 8.4: ``n`` loops of ball joints sharing joints
-  with their neighbours, the test case of the sparse matrix method (§8.9, §8.13).
+  with their neighbours, the test case of the sparse matrix method (§8.9, §8.13);
+* :func:`jansen_leg` — Theo Jansen's walking leg (the Strandbeest): seven links, ten pins, three
+  loops and one degree of freedom, with :func:`jansen_points`, its joint positions in closed
+  form (circle intersections), as an independent check of the closed configurations.
 
 Closed configurations come from the closure functions of :mod:`spatial.dynamics.loops`.
 """
@@ -21,10 +24,18 @@ from .. import joints as J
 from .._validate import as_scalar_array, integer, positive_scalars
 from ..inertia import cuboid_inertia
 from ..model import Model
-from ..vectors import xlt
+from ..vectors import rotz, xlt
 from .parts import _bar, _rod
 
-__all__ = ["four_bar", "crank_slider", "planar_loop_fig_8_3", "ladder"]
+__all__ = [
+    "four_bar",
+    "crank_slider",
+    "planar_loop_fig_8_3",
+    "ladder",
+    "JANSEN_LENGTHS",
+    "jansen_points",
+    "jansen_leg",
+]
 
 
 def four_bar(
@@ -207,4 +218,187 @@ def ladder(
         model.add_loop_joint(
             0 if k == 1 else 2 * k - 2, 2 * k, J.Spherical(), X_p, xlt([-0.5 * s, -0.5 * h, 0.0])
         )
+    return model
+
+
+#: Jansen's link lengths (his "holy numbers", in cm): crank ``m``, the fixed pivot ``B`` at
+#: ``(-a, -l)`` from the crank's axis ``O``, links ``j``, ``k``, ``c``, ``f``, the upper
+#: triangle ``b, d, e`` and the foot triangle ``g, h, i``.
+JANSEN_LENGTHS = {
+    "a": 38.0, "b": 41.5, "c": 39.3, "d": 40.1, "e": 55.8, "f": 39.4, "g": 36.7,
+    "h": 65.7, "i": 49.0, "j": 50.0, "k": 61.9, "l": 7.8, "m": 15.0,
+}  # fmt: skip
+
+
+def _circles(p, r, q, s, side):
+    """The point at distances ``r`` from ``p`` and ``s`` from ``q``, left (+1) or right (-1) of
+    ``p → q``; NaN where the circles do not meet."""
+    d = q - p
+    L = np.linalg.norm(d, axis=-1, keepdims=True)
+    u = d / L
+    x = (r * r - s * s + L * L) / (2.0 * L)
+    with np.errstate(invalid="ignore"):
+        y = np.sqrt(r * r - x * x)
+    n = np.stack([-u[..., 1], u[..., 0]], axis=-1)
+    return p + x * u + side * y * n
+
+
+def _jansen_lengths(lengths, scale) -> dict:
+    scale = positive_scalars((scale,), ("scale",))[0]
+    given = JANSEN_LENGTHS if lengths is None else lengths
+    if not isinstance(given, dict) or set(given) != set(JANSEN_LENGTHS):
+        raise ValueError(f"lengths must be a dict with the keys {sorted(JANSEN_LENGTHS)}")
+    keys = sorted(given)
+    values = positive_scalars([given[k] for k in keys], [f"length {k}" for k in keys])
+    return {k: scale * v for k, v in zip(keys, values, strict=True)}
+
+
+def jansen_points(crank_angle, lengths=None, scale: float = 0.01) -> dict[str, np.ndarray]:
+    """The joint positions of Jansen's leg at a crank angle, by intersecting circles.
+
+    The crank turns about ``O = (0, 0)`` and carries the pin ``A``; ``B = (-a, -l)`` is the
+    fixed pivot.  Then: the ``top`` pin is ``j`` from ``A`` and ``b`` from ``B`` (upper
+    intersection); the ``knee`` is ``k`` from ``A`` and ``c`` from ``B`` (lower one); the
+    ``back`` corner of the upper triangle ``b, d, e`` is ``d`` from ``B`` and ``e`` from the
+    top, away from the crank; the ``ankle`` is ``f`` from the back corner and ``g`` from the
+    knee; the ``foot`` is ``i`` from the knee and ``h`` from the ankle, below them.  This is the
+    assembly a Strandbeest runs in; its foot traces a loop with a nearly straight bottom.
+
+    Parameters
+    ----------
+    crank_angle : float or array_like
+        Angle of ``O → A`` from the x axis (rad), any shape.
+    lengths : dict, optional
+        The thirteen lengths of :data:`JANSEN_LENGTHS` (same keys); those by default.
+    scale : float
+        Factor from the lengths' unit to metres (default 0.01: the holy numbers are in cm).
+
+    Returns
+    -------
+    dict of str to ndarray, shape (..., 2)
+        ``"O"``, ``"A"``, ``"B"``, ``"top"``, ``"back"``, ``"knee"``, ``"ankle"``, ``"foot"``
+        (m, in the x-y plane; gravity acts along -y).  NaN where the leg cannot be assembled.
+
+    Raises
+    ------
+    ValueError
+        If ``crank_angle`` is not finite, or ``lengths`` or ``scale`` is invalid.
+    """
+    L = _jansen_lengths(lengths, scale)
+    theta = as_scalar_array(crank_angle, "crank_angle")[..., None]
+    O = np.zeros(theta.shape[:-1] + (2,))
+    B = O + np.array([-L["a"], -L["l"]])
+    A = L["m"] * np.concatenate([np.cos(theta), np.sin(theta)], axis=-1)
+    top = _circles(A, L["j"], B, L["b"], -1)
+    knee = _circles(A, L["k"], B, L["c"], +1)
+    back = _circles(B, L["d"], top, L["e"], +1)
+    ankle = _circles(back, L["f"], knee, L["g"], -1)
+    foot = _circles(ankle, L["h"], knee, L["i"], -1)
+    return {"O": O, "A": A, "B": B, "top": top, "back": back, "knee": knee, "ankle": ankle,
+            "foot": foot}  # fmt: skip
+
+
+def _planar_pose(origin, towards):
+    """Angle and origin of a body frame at ``origin`` whose x axis points at ``towards``."""
+    d = towards - origin
+    return float(np.arctan2(d[1], d[0])), origin
+
+
+def _local(pose, point) -> np.ndarray:
+    """``point`` (world, 2D) in the coordinates of the planar frame ``pose`` (3D vector)."""
+    angle, origin = pose
+    c, s = np.cos(angle), np.sin(angle)
+    d = point - origin
+    return np.array([c * d[0] + s * d[1], -s * d[0] + c * d[1], 0.0])
+
+
+def jansen_leg(
+    crank_angle: float = 0.0,
+    lengths=None,
+    scale: float = 0.01,
+    density: float = 2.0,
+    g: float = 9.81,
+) -> Model:
+    """Theo Jansen's walking leg (the Strandbeest): seven links, three loops, one DoF.
+
+    Spanning tree (every joint a revolute about z): the ``crank`` (body 1) turns about ``O``;
+    links ``j`` (body 2) and ``k`` (body 3) hang from the crank pin ``A``; the upper
+    ``triangle`` ``b, d, e`` (body 4) and link ``c`` (body 5) turn about the fixed pivot ``B``;
+    link ``f`` (body 6) hangs from the triangle's back corner; the ``foot`` triangle
+    ``g, h, i`` (body 7) hangs from the end of link ``k`` at the knee.  Three revolute loop
+    joints close the loops: ``j``'s end on the triangle's top corner ("top pin"), ``c``'s end
+    on ``k``'s end at the knee ("knee pin") and ``f``'s end on the foot's ankle corner ("ankle
+    pin").  Ten pins on seven links give mobility ``3·7 - 2·10 = 1`` (Grübler).
+
+    Every body frame sits at its tree pin with its x axis along its first side (a link: along
+    the link; the triangle: towards the top; the foot: towards the ankle); links are uniform
+    rods and triangles three rods, all of ``density`` kg per metre.  The tree's frames are
+    placed so that ``q = 0`` is the closed assembly of :func:`jansen_points` at
+    ``crank_angle``; other closed configurations come from
+    :func:`spatial.dynamics.loops.newton_closure` with the crank angle (velocity variable 0)
+    independent.  Gravity ``-g`` along y.
+
+    Parameters
+    ----------
+    crank_angle : float
+        Crank angle (rad) of the assembly at ``q = 0``.
+    lengths : dict, optional
+        As :func:`jansen_points` (default :data:`JANSEN_LENGTHS`).
+    scale : float
+        Factor from the lengths' unit to metres (default 0.01: cm).
+    density : float
+        Mass per length of every rod (kg/m), > 0.
+    g : float
+
+    Returns
+    -------
+    Model
+        ``NB = 7``, ``NL = 3``, ``nv = 7`` (crank angle first).
+
+    Raises
+    ------
+    ValueError
+        If an argument is invalid or the leg cannot be assembled at ``crank_angle``.
+    """
+    rho = positive_scalars((density,), ("density",))[0]
+    P = jansen_points(crank_angle, lengths, scale)
+    if any(np.isnan(v).any() for v in P.values()):
+        raise ValueError(f"the leg cannot be assembled at crank_angle = {crank_angle!r}")
+    poses = {
+        "crank": _planar_pose(P["O"], P["A"]),
+        "j": _planar_pose(P["A"], P["top"]),
+        "k": _planar_pose(P["A"], P["knee"]),
+        "triangle": _planar_pose(P["B"], P["top"]),
+        "c": _planar_pose(P["B"], P["knee"]),
+        "f": _planar_pose(P["back"], P["ankle"]),
+        "foot": _planar_pose(P["knee"], P["ankle"]),
+    }
+    world = (0.0, np.zeros(2))
+    tree = [  # name, parent, pin, inertia corners (world points, closed polygon for triangles)
+        ("crank", None, "O", ("O", "A")),
+        ("j", "crank", "A", ("A", "top")),
+        ("k", "crank", "A", ("A", "knee")),
+        ("triangle", None, "B", ("B", "top", "back", "B")),
+        ("c", None, "B", ("B", "knee")),
+        ("f", "triangle", "back", ("back", "ankle")),
+        ("foot", "k", "knee", ("knee", "ankle", "foot", "knee")),
+    ]
+    model = Model(gravity=[0.0, -g, 0.0])
+    for name, parent, pin, corners in tree:
+        pose, parent_pose = poses[name], poses[parent] if parent else world
+        X_tree = rotz(pose[0] - parent_pose[0]) @ xlt(_local(parent_pose, P[pin]))
+        inertia = sum(
+            _bar(rho * np.linalg.norm(P[b] - P[a]), _local(pose, P[a]), _local(pose, P[b]))
+            for a, b in zip(corners[:-1], corners[1:], strict=True)
+        )
+        model.add_body(model.body(parent) if parent else 0, J.Revolute("z"), X_tree, inertia,
+                       name=name)  # fmt: skip
+    for pred, succ, point, name in (
+        ("j", "triangle", "top", "top pin"),
+        ("c", "k", "knee", "knee pin"),
+        ("f", "foot", "ankle", "ankle pin"),
+    ):
+        X_p = xlt(_local(poses[pred], P[point]))
+        X_s = xlt(_local(poses[succ], P[point]))
+        model.add_loop_joint(model.body(pred), model.body(succ), J.Revolute("z"), X_p, X_s, name)
     return model

@@ -1,4 +1,5 @@
-"""Reference checkers for the notebook exercises, one module per notebook (``chNN``).
+"""Reference checkers for the notebook exercises, one module per notebook (``chNN``) and per
+project (``pN``, whose milestones are ``"PN.k"``; :func:`spatial.nb.checker` finds them).
 
 Each module defines ``CHECKS``, a dict from exercise id ``"NN.k"`` to a function that takes
 the student's answer and raises ``AssertionError`` (with a hint) when it is wrong, or

@@ -20,7 +20,8 @@ through the Jacobian ``J_mr`` (``φ = J_mr q̇``, eq. 2.1):
   ``O(n²)`` by recursive forward dynamics, with the implicit-step preconditioner (§2.13,
   Alg. 10);
 * :mod:`~spatial.reduced.constraints` — maximal and reduced constraint rows, bilateral and
-  unilateral, with the hinge point constraint of eq. 2.94 (§2.8, eqs. 2.93–2.97, 2.102, 2.104);
+  unilateral, with the hinge point constraint of eq. 2.94 (§2.8, eqs. 2.93–2.97, 2.102, 2.104),
+  and a model's loop joints as such constraints (:func:`loop_point_constraints`);
 * :mod:`~spatial.reduced.constrained` — the KKT systems at the acceleration and velocity levels
   with stabilization, prescribed-acceleration rows (hybrid dynamics) and inequalities as a QP
   (§2.8–2.9, eqs. 2.98–2.107);
@@ -50,6 +51,7 @@ from .constraints import (
     PointContact,
     constraint_rows,
     hinge_directions,
+    loop_point_constraints,
     maximal_constraint_jacobian,
 )
 from .deformable import (
@@ -147,6 +149,7 @@ __all__ = [
     "KKTSolution",
     "maximal_constraint_jacobian",
     "constraint_rows",
+    "loop_point_constraints",
     "constrained_forward_dynamics",
     "constrained_step",
     "recursive_hybrid_dynamics",

@@ -39,8 +39,10 @@ import numpy as np
 from .._batched import skew_matrix
 from .._validate import as_array, as_scalar_array, integer, real
 from ..dynamics.rnea import _check_f_ext
+from ..joints import Revolute, Spherical, SphericalYPR
 from ..kinematics import _forward_pass
 from ..model import Model
+from ..vectors import unplux
 from .jacobian import _rows
 from .products import _dot_product, _product, _transpose_product
 
@@ -53,6 +55,7 @@ __all__ = [
     "ConstraintRows",
     "maximal_constraint_jacobian",
     "constraint_rows",
+    "loop_point_constraints",
 ]
 
 
@@ -356,3 +359,51 @@ def constraint_rows(model: Model, q, qd, constraints) -> ConstraintRows:
     kinds = (PointConstraint, PointContact, JointConstraint, JointLimit)
     items = _check_items(model, constraints, kinds, "constraints")
     return _stack(model, _forward_pass(model, q, qd), q, qd, items)
+
+
+def loop_point_constraints(model: Model) -> list[PointConstraint]:
+    """The model's loop joints as REDMAX point constraints (Sueda §2.8, eqs. 2.93–2.94).
+
+    Loop joint ``l`` connects frame ``F_p`` on its predecessor (``X_P(l)``) with ``F_s`` on its
+    successor (``X_S(l)``), Featherstone §4.2.  Its point constraint holds the origins of the
+    two frames together: all three directions for a ball joint (``Spherical``,
+    ``SphericalYPR``), and for a ``Revolute`` joint only the two directions perpendicular to
+    the hinge axis (eq. 2.94), so that a planar loop gets exactly its two independent rows.
+    ``body_a`` is the predecessor (the successor when the predecessor is the world), and the
+    axis is given in its coordinates.
+
+    The hinge constraint of eq. 2.94 holds a position only: it is the whole loop joint in a
+    planar mechanism, where the tree keeps every axis parallel, but it does not hold the two
+    rotations a hinge also forbids in a spatial loop.
+
+    Parameters
+    ----------
+    model : Model
+
+    Returns
+    -------
+    list of PointConstraint
+        One per loop joint, in the model's order (empty for a tree).
+
+    Raises
+    ------
+    ValueError
+        If a loop joint is neither revolute nor a ball joint.
+    """
+    if not isinstance(model, Model):
+        raise ValueError(f"model must be a spatial.Model, got {model!r}")
+    out = []
+    for loop in model.loop_joints:
+        joint = loop.joint
+        if not isinstance(joint, Revolute | Spherical | SphericalYPR):
+            raise ValueError(
+                f"loop joint {loop.name!r} is a {type(joint).__name__}: only revolute and ball "
+                "loop joints become point constraints (Sueda §2.8)"
+            )
+        ends = [(loop.predecessor, *unplux(loop.X_p)), (loop.successor, *unplux(loop.X_s))]
+        if loop.predecessor == 0:
+            ends.reverse()
+        (a, E_a, r_a), (b, _, r_b) = ends
+        axis = tuple(E_a.T @ joint.axis) if isinstance(joint, Revolute) else None
+        out.append(PointConstraint(a, tuple(r_a), b, tuple(r_b), axis=axis))
+    return out
