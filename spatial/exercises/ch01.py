@@ -2,7 +2,9 @@
 
 01.1  build ``X_BA`` from a verbal description of frame B (Featherstone §2.8, Table 2.2);
 01.2  implement the motion cross operator ``crm`` from eq. 2.31;
-01.3  the velocity of a body point from a spatial velocity given in another frame (eq. 2.1).
+01.3  the velocity of a body point from a spatial velocity given in another frame (eq. 2.1);
+01.4  (predict) which of six 6D quantities are force vectors, moved with ``X*`` (§2.2, §2.13);
+01.5  (model) a tool's weight as a force vector about the flange, in flange coordinates (eq. 2.25).
 """
 
 from __future__ import annotations
