@@ -2,7 +2,9 @@
 
 01.1  build ``X_BA`` from a verbal description of frame B (Featherstone §2.8, Table 2.2);
 01.2  implement the motion cross operator ``crm`` from eq. 2.31;
-01.3  the velocity of a body point from a spatial velocity given in another frame (eq. 2.1).
+01.3  the velocity of a body point from a spatial velocity given in another frame (eq. 2.1);
+01.4  (predict) which of six 6D quantities are force vectors, moved with ``X*`` (§2.2, §2.13);
+01.5  (model) a tool's weight as a force vector about the flange, in flange coordinates (eq. 2.25).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import vectors
-from . import assert_close
+from . import assert_close, check_choice, check_number
 
 __all__ = ["CHECKS"]
 
@@ -47,4 +49,57 @@ def check_point_velocity(point_velocity_in_B: Callable) -> None:
         assert_close(point_velocity_in_B(X_BA, v_A, p_B), expected, "point velocity")
 
 
-CHECKS = {"01.1": check_frame_description, "01.2": check_crm, "01.3": check_point_velocity}
+#: 01.4's options, as the exercise lists them.
+FORCE_LIKE_OPTIONS = ("a", "b", "c", "d", "e", "f")
+#: The force vectors among them (Featherstone §2.2 and §2.13: momentum and impulse are force
+#: vectors; eq. 2.32: ``v ×* f`` is the derivative of a force; an acceleration, a relative
+#: velocity and ``v × m`` are motion vectors, eqs. 2.29, 2.47).
+FORCE_LIKE = {"a", "c", "e"}
+
+
+def check_force_like(answer) -> None:
+    """01.4: the letters of the quantities that transform as force vectors."""
+    check_choice(
+        answer,
+        FORCE_LIKE,
+        options=FORCE_LIKE_OPTIONS,
+        what="the set of force vectors",
+        reread="§2 and §5 of this notebook, Featherstone §2.2–2.3 and §2.13",
+    )
+
+
+#: 01.5's tool and flange, as the exercise states them (kg, m, m/s²).
+TOOL_MASS = 1.5
+TOOL_COM_B = np.array([0.03, 0.05, 0.12])  # centre of mass, flange (B) coordinates
+FLANGE_ORIGIN_A = np.array([0.4, -0.2, 0.6])  # B's origin, A coordinates
+FLANGE_TURN_X = np.pi / 2  # B is A turned by this about A's x axis (rad)
+GRAVITY_A = np.array([0.0, 0.0, -9.81])
+
+
+def tool_gravity_wrench() -> np.ndarray:
+    """01.5's reference: gravity on the tool as ``[n_B; f]`` about B's origin, B coordinates."""
+    X_BA = vectors.plux(vectors.rx(FLANGE_TURN_X), FLANGE_ORIGIN_A)
+    E, r = vectors.unplux(X_BA)
+    f_A = vectors.point_force(TOOL_MASS * GRAVITY_A, E.T @ TOOL_COM_B + r)
+    return vectors.apply_force(X_BA, f_A)
+
+
+def check_tool_wrench(answer) -> None:
+    """01.5: the 6-vector ``[n; f]``, within 1e-3 (N m, N) in every entry."""
+    check_number(
+        answer,
+        tool_gravity_wrench(),
+        what="the gravity wrench on the tool in B coordinates, [n; f] (N m, N)",
+        reread="§2 and §3 of this notebook, Featherstone §2.3 (eq. 2.6) and §2.8 (eq. 2.25)",
+        rtol=0.0,
+        atol=1e-3,
+    )
+
+
+CHECKS = {
+    "01.1": check_frame_description,
+    "01.2": check_crm,
+    "01.3": check_point_velocity,
+    "01.4": check_force_like,
+    "01.5": check_tool_wrench,
+}

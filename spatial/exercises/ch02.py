@@ -2,7 +2,9 @@
 
 02.1  the quaternion product, scalar first ``(w, x, y, z)`` (ArtiSynth §0.2);
 02.2  Rodrigues' formula for ``exp([w])``, including ``w = 0`` (Sueda eq. 1.10);
-02.3  the adjoint ``Ad(T)`` of a rigid frame (Sueda eq. 1.14).
+02.3  the adjoint ``Ad(T)`` of a rigid frame (Sueda eq. 1.14);
+02.4  (predict) the rotation angle of the quaternion ``(-1/2, 1/2, 1/2, 1/2)`` (the double cover);
+02.5  (model) integrate an orientation with a time-varying body angular velocity (eq. 4.13).
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+from scipy.integrate import solve_ivp
 
 from .. import rotations, se3
-from . import assert_close
+from . import assert_close, check_number
 
 __all__ = ["CHECKS"]
 
@@ -53,4 +56,67 @@ def check_adjoint(adjoint: Callable) -> None:
         assert_close(adjoint(T), se3.Ad(T), f"adjoint(T) for T =\n{np.round(T, 3)}\n")
 
 
-CHECKS = {"02.1": check_quat_product, "02.2": check_rodrigues, "02.3": check_adjoint}
+#: 02.4's quaternion, scalar first, as the exercise gives it.
+QUATERNION = np.array([-0.5, 0.5, 0.5, 0.5])
+
+
+def check_quaternion_angle(answer) -> None:
+    """02.4: the angle of the rotation ``QUATERNION`` stands for, in degrees within [0, 180]."""
+    expected = np.degrees(np.linalg.norm(rotations.quat_to_rotvec(QUATERNION)))
+    check_number(
+        answer,
+        expected,
+        what="the rotation angle in degrees",
+        reread="§2 of this notebook (the double cover), ArtiSynth §0.2, Featherstone eq. 4.10",
+        rtol=0.0,
+        atol=0.5,
+    )
+
+
+def body_omega(t: float) -> np.ndarray:
+    """02.5's ``ω(t) = (1, 0, t)`` rad/s, in body coordinates."""
+    return np.array([1.0, 0.0, t])
+
+
+SPIN_UP_TIME = 2.0  # 02.5's horizon (s)
+
+
+def spun_up_z_axis() -> np.ndarray:
+    """02.5's reference: the body's z axis in world coordinates at ``SPIN_UP_TIME``.
+
+    The quaternion rate of the package (``q̇ = ½ q (0, ω)``, ω in body coordinates) integrated
+    to 1e-11 by SciPy's adaptive Runge–Kutta.
+    """
+    sol = solve_ivp(
+        lambda t, q: rotations.quat_rate(q, body_omega(t), frame="body"),
+        (0.0, SPIN_UP_TIME),
+        [1.0, 0.0, 0.0, 0.0],
+        rtol=1e-11,
+        atol=1e-12,
+    )
+    R = rotations.quat_to_matrix(rotations.quat_normalize(sol.y[:, -1]))
+    return R[:, 2]
+
+
+def check_spun_up_axis(answer) -> None:
+    """02.5: the body's z axis in world coordinates at t = 2 s, within 0.01 per entry."""
+    check_number(
+        answer,
+        spun_up_z_axis(),
+        what="the body's z axis in world coordinates at t = 2 s",
+        reread=(
+            "§2 of this notebook (quaternion rates and integration), Featherstone eq. 4.13, "
+            "Sueda §1.8 (body or world angular velocity?)"
+        ),
+        rtol=0.0,
+        atol=0.01,
+    )
+
+
+CHECKS = {
+    "02.1": check_quat_product,
+    "02.2": check_rodrigues,
+    "02.3": check_adjoint,
+    "02.4": check_quaternion_angle,
+    "02.5": check_spun_up_axis,
+}
