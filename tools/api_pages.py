@@ -177,7 +177,7 @@ CHAPTERS = {
     "spatial.kinematics": ("04",),
     "spatial.builders": ("04",),
     "spatial.builders.closed_loops": ("08",),
-    "spatial.urdf": ("04",),
+    "spatial.urdf": ("04", "05", "06", "07", "09", "11"),
     "spatial.dynamics": ("05", "06", "07", "09"),
     "spatial.dynamics.rnea": ("05",),
     "spatial.dynamics.crba": ("06",),
