@@ -104,3 +104,17 @@ def test_bad_input_raises():
         arm.simulate([0.1] * 4, [0, 0], 0.1, tendon="soft")
     with pytest.raises(ValueError, match="points"):
         moment_arms_from_points([[0, 0]], [0, 1], [[0, 0], [0, 1]])
+
+
+def test_draw_muscle_arm_draws_bones_and_every_path():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    arm = two_joint_arm26()
+    fig, ax = plt.subplots()
+    lines = sp.viz.draw_muscle_arm(ax, arm, [0.3, 1.0])
+    assert len(lines) == 1 + len(arm.names)
+    assert np.allclose(lines[0].get_xydata()[-1], arm.hand_position([0.3, 1.0]))
+    plt.close(fig)

@@ -10,9 +10,12 @@ Loaded on first use (``spatial.viz``), so that ``import spatial`` does not impor
 from .connectivity import draw_connectivity
 from .linkages import LinkageOutline, animate_linkage, draw_linkage, linkage_outline
 from .models import Skeleton, animate, draw_model, skeleton
+from .muscle_arm import MUSCLE_COLORS, draw_muscle_arm
 from .player import PLAYER_SYMBOLS, animation_html, offline_player
 
 __all__ = [
+    "MUSCLE_COLORS",
+    "draw_muscle_arm",
     "PLAYER_SYMBOLS",
     "LinkageOutline",
     "Skeleton",
