@@ -36,6 +36,7 @@ from .frames import (
 from .gears import draw_gear_drive, gear_outline
 from .linkages import Linkage, animate_linkage, draw_linkage, linkage
 from .models import Skeleton, animate, draw_model, skeleton
+from .muscle_arm import MUSCLE_COLORS, draw_muscle_arm
 from .orders import convergence_plot
 from .overlays import animate_members, draw_arrows, draw_poses
 from .player import PLAYER_SYMBOLS, animation_html, offline_player
@@ -52,6 +53,8 @@ __all__ = [
     "AXIS_COLORS",
     "Linkage",
     "animate_members",
+    "MUSCLE_COLORS",
+    "draw_muscle_arm",
     "PLAYER_SYMBOLS",
     "TRUNK_COLOR",
     "branch_colors",
