@@ -2,7 +2,9 @@
 
 16.1  the one-step matrix of the trapezoidal rule on an undamped oscillator (ArtiSynth §0.9.3);
 16.2  the regularization of a soft constraint: γ and the KKT diagonal γα/h² (ArtiSynth §0.11);
-16.3  the modified energy that symplectic Euler conserves under a constant force (§0.9.1).
+16.3  the modified energy that symplectic Euler conserves under a constant force (§0.9.1);
+16.4  (predict) the largest stable symplectic-Euler step for an oscillator of ω = 10 rad/s;
+16.5  (model) the largest energy ratio E/E₀ of symplectic Euler on a given oscillator over 10 s.
 """
 
 from __future__ import annotations
@@ -11,8 +13,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..integrators import LinearOscillator, regularization
-from . import assert_close
+from ..integrators import LinearOscillator, regularization, step
+from . import assert_close, check_number
 
 __all__ = ["CHECKS"]
 
@@ -70,8 +72,48 @@ def check_modified_energy(modified_energy: Callable) -> None:
             )
 
 
+def _stable(omega: float, h: float) -> bool:
+    M = LinearOscillator(1.0, omega * omega).step_matrix("symplectic-euler", h)
+    return bool(np.max(np.abs(np.linalg.eigvals(M))) <= 1.0 + 1e-9)
+
+
+def check_largest_step(value) -> None:
+    """16.4: the largest h for which symplectic Euler stays bounded on ẍ = -100 x, in s."""
+    lo, hi = 1e-3, 1.0  # bisect the package's one-step matrix for its spectral radius
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if _stable(10.0, mid) else (lo, mid)
+    check_number(
+        value,
+        lo,
+        what="the largest stable step in s",
+        reread="§1.2 of this notebook (ArtiSynth §0.9.1)",
+        rtol=0.02,
+    )
+
+
+def check_energy_ratio(value) -> None:
+    """16.5: max E/E₀ of symplectic Euler, m = 2 kg, k = 200 N/m, x₀ = 0.1 m, h = 0.05 s, 10 s."""
+    osc = LinearOscillator(2.0, 200.0)
+    q, v = np.array([0.1]), np.array([0.0])
+    e0, top = float(sum(osc.energy(q, v))), 1.0
+    for _ in range(200):
+        out = step(osc, 0.0, q, v, 0.05, integrator="symplectic-euler")
+        q, v = out.q, out.v
+        top = max(top, float(sum(osc.energy(q, v))) / e0)
+    check_number(
+        value,
+        top,
+        what="the largest E/E₀ over the 10 s",
+        reread="§2 of this notebook (ArtiSynth §0.9.1)",
+        rtol=0.01,
+    )
+
+
 CHECKS = {
     "16.1": check_trapezoidal_matrix,
     "16.2": check_soft_parameters,
     "16.3": check_modified_energy,
+    "16.4": check_largest_step,
+    "16.5": check_energy_ratio,
 }
