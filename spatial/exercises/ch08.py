@@ -1,11 +1,11 @@
 """Checkers for the exercises of notebook 08, "Closed loops" (Featherstone ch. 8).
 
-08.1  the loop constraint matrix ``K`` from body Jacobians (eqs. 8.17–8.18, Table 8.4);
-08.2  the explicit form ``x = G y + g`` of ``K x = k`` for chosen independent variables (eq. 8.51);
-08.3  the loop closure function ``γ`` of a four-bar linkage, either assembly (§8.10–8.11);
-08.4  (predict) constraints, rank of ``K`` and mobility of the four-bar closed by a ball joint
-      (eq. 8.52, §8.10);
-08.5  (model) the peak slider speed of a crank-slider driven at constant crank speed (§8.11).
+* 08.1 the loop constraint matrix ``K`` from body Jacobians (eqs. 8.17–8.18, Table 8.4);
+* 08.2 the explicit form ``x = G y + g`` of ``K x = k`` for chosen independent variables (eq. 8.51);
+* 08.3 the loop closure function ``γ`` of a four-bar linkage, either assembly (§8.10–8.11);
+* 08.4 (predict) constraints, rank of ``K`` and mobility of the four-bar closed by a ball joint
+  (eq. 8.52, §8.10);
+* 08.5 (model) the peak slider speed of a crank-slider driven at constant crank speed (§8.11).
 """
 
 from __future__ import annotations

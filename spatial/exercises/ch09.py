@@ -1,13 +1,13 @@
 """Checkers for the exercises of notebook 09, "Hybrid dynamics, floating bases, gears, equivalence".
 
-09.1  hybrid dynamics from ``H`` and ``C`` by reordering the equation of motion (eqs. 9.1–9.2);
-09.2  the floating base's acceleration from the top rows of eq. 9.13 (cf. eq. 9.24);
-09.3  Table 9.7's ``I_Δ`` for a revolute joint about z, and that it leaves ``rnea`` unchanged;
-09.4  the spatial momentum about a fixed point carried to the centre of mass (Example 9.3);
-09.5  (predict) what tripling the gear ratio does to the rotor's diagonal term and to the
-      coupling the reflected-inertia shortcut misses (eqs. 9.27–9.28);
-09.6  (model) how far a floating astronaut's torso turns while one shoulder turns half a
-      revolution, at zero momentum (Example 9.4).
+* 09.1 hybrid dynamics from ``H`` and ``C`` by reordering the equation of motion (eqs. 9.1–9.2);
+* 09.2 the floating base's acceleration from the top rows of eq. 9.13 (cf. eq. 9.24);
+* 09.3 Table 9.7's ``I_Δ`` for a revolute joint about z, and that it leaves ``rnea`` unchanged;
+* 09.4 the spatial momentum about a fixed point carried to the centre of mass (Example 9.3);
+* 09.5 (predict) what tripling the gear ratio does to the rotor's diagonal term and to the
+  coupling the reflected-inertia shortcut misses (eqs. 9.27–9.28);
+* 09.6 (model) how far a floating astronaut's torso turns while one shoulder turns half a
+  revolution, at zero momentum (Example 9.4).
 """
 
 from __future__ import annotations

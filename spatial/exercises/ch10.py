@@ -1,17 +1,17 @@
 """Checkers for the exercises of notebook 10, "Accuracy and efficiency".
 
-10.1  the branch counts ``D₀`` and ``D₁`` of the CRBA from a parent array (Featherstone eqs.
-      10.4–10.5);
-10.2  the rotation of a symmetric matrix about z in 8m + 7a (App. A.5), checked for its value and,
-      by running it on symbols, for its operation count;
-10.3  the joint-space inertia matrix of a two-link planar arm from Lagrange's equations, against
-      the CRBA (Table 6.2);
-10.4  (predict) which of the generated ABA, RNEA and CRBA grow faster than linearly in n on GU(n)
-      (Table 10.1, eqs. 10.2–10.5);
-10.5  (predict) how many multiplications per revolute joint about z the zeros and the one of
-      ``S = e_z`` remove from ``U_i = I^A_i S_i`` and ``D_i = S_iᵀ U_i`` (§10.4);
-10.6  (model) the operation count of the generated ABA of a seven-link planar arm as a fraction
-      of that of GU(7) (§10.4).
+* 10.1 the branch counts ``D₀`` and ``D₁`` of the CRBA from a parent array (Featherstone eqs.
+  10.4–10.5);
+* 10.2 the rotation of a symmetric matrix about z in 8m + 7a (App. A.5), checked for its value and,
+  by running it on symbols, for its operation count;
+* 10.3 the joint-space inertia matrix of a two-link planar arm from Lagrange's equations, against
+  the CRBA (Table 6.2);
+* 10.4 (predict) which of the generated ABA, RNEA and CRBA grow faster than linearly in n on GU(n)
+  (Table 10.1, eqs. 10.2–10.5);
+* 10.5 (predict) how many multiplications per revolute joint about z the zeros and the one of
+  ``S = e_z`` remove from ``U_i = I^A_i S_i`` and ``D_i = S_iᵀ U_i`` (§10.4);
+* 10.6 (model) the operation count of the generated ABA of a seven-link planar arm as a fraction
+  of that of GU(7) (§10.4).
 """
 
 from __future__ import annotations

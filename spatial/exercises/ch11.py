@@ -1,12 +1,12 @@
 """Checkers for the exercises of notebook 11, "Contact and impact" (Featherstone ch. 11).
 
-11.1  the impulse of a frictionless two-body collision (Featherstone eq. 11.65);
-11.2  the contact LCP ``ζ̇ = M λ + d`` of a rigid-body system (eqs. 11.35–11.36);
-11.3  the impulses of a frictionless multi-contact impact with Poisson restitution;
-11.4  (predict) the bounce after which a ball's apex first falls below a tenth of its drop
-      height, for e = 0.8 (Newton's law, eq. 11.65);
-11.5  (model) how far a box launched down an incline with friction slides before it stops
-      (§7.2 of the notebook, Featherstone §11.4).
+* 11.1 the impulse of a frictionless two-body collision (Featherstone eq. 11.65);
+* 11.2 the contact LCP ``ζ̇ = M λ + d`` of a rigid-body system (eqs. 11.35–11.36);
+* 11.3 the impulses of a frictionless multi-contact impact with Poisson restitution;
+* 11.4 (predict) the bounce after which a ball's apex first falls below a tenth of its drop
+  height, for e = 0.8 (Newton's law, eq. 11.65);
+* 11.5 (model) how far a box launched down an incline with friction slides before it stops
+  (§7.2 of the notebook, Featherstone §11.4).
 """
 
 from __future__ import annotations

@@ -1,13 +1,13 @@
 """Checkers for the exercises of notebook 12, "Maximal coordinates: forces, joints and contact".
 
-12.1  the constraint rows of a ball joint from material Jacobians (Sueda eqs. 1.12, 1.69);
-12.2  the KKT step: new velocities and constraint impulses (Sueda eqs. 1.73–1.74, ArtiSynth §0.6);
-12.3  the contact row of a body-fixed point on the ground (Sueda eqs. 1.75–1.76);
-12.4  (predict) the size of the KKT matrix of a chain of four bodies joined by ball joints;
-12.5  (predict) the factor by which one step with Baumgarte gain γh = 1.5 multiplies a joint error
-      (Sueda eq. 1.82);
-12.6  (model) the force in the top hinge of a two-link chain at the instant of release (Sueda
-      eqs. 1.73–1.74, Featherstone §5.3).
+* 12.1 the constraint rows of a ball joint from material Jacobians (Sueda eqs. 1.12, 1.69);
+* 12.2 the KKT step: new velocities and constraint impulses (Sueda eqs. 1.73–1.74, ArtiSynth §0.6);
+* 12.3 the contact row of a body-fixed point on the ground (Sueda eqs. 1.75–1.76);
+* 12.4 (predict) the size of the KKT matrix of a chain of four bodies joined by ball joints;
+* 12.5 (predict) the factor by which one step with Baumgarte gain γh = 1.5 multiplies a joint error
+  (Sueda eq. 1.82);
+* 12.6 (model) the force in the top hinge of a two-link chain at the instant of release (Sueda
+  eqs. 1.73–1.74, Featherstone §5.3).
 """
 
 from __future__ import annotations

@@ -1,14 +1,14 @@
 """Checkers for the exercises of notebook 17, "Complementarity: LCP, QP, pivoting, Gauss–Seidel,
 friction".
 
-17.1  the complementarity error ``max_i |min(z_i, w_i)|`` of a candidate LCP solution;
-17.2  one sweep of projected Gauss–Seidel (ArtiSynth eq. 0.17 with a projection);
-17.3  the LCP of an inequality-constrained QP (ArtiSynth §0.3);
-17.4  (predict) which of two contacts push, for a 2x2 LCP whose q says both approach;
-17.5  (predict) the normal velocity with which Sueda's single friction QP lifts a sliding point
-      mass off the ground (Sueda eq. 1.88);
-17.6  (model) how far a box sliding on the floor with Coulomb friction travels in a time-stepping
-      simulation (ArtiSynth §0.10, Anitescu–Stewart).
+* 17.1 the complementarity error ``max_i |min(z_i, w_i)|`` of a candidate LCP solution;
+* 17.2 one sweep of projected Gauss–Seidel (ArtiSynth eq. 0.17 with a projection);
+* 17.3 the LCP of an inequality-constrained QP (ArtiSynth §0.3);
+* 17.4 (predict) which of two contacts push, for a 2x2 LCP whose q says both approach;
+* 17.5 (predict) the normal velocity with which Sueda's single friction QP lifts a sliding point
+  mass off the ground (Sueda eq. 1.88);
+* 17.6 (model) how far a box sliding on the floor with Coulomb friction travels in a time-stepping
+  simulation (ArtiSynth §0.10, Anitescu–Stewart).
 """
 
 from __future__ import annotations
