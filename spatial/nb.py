@@ -521,29 +521,11 @@ def check(exercise: str, solution: Callable) -> bool:
 
 
 def robot(name: str, stand_in: Callable, **load):
-    """A real robot of example-robot-data, loaded from its URDF file, or a stand-in model.
+    """A real robot for a notebook: :func:`spatial.urdf.example_robot`, saying when it stands in.
 
-    The chapters compute on real robots (the Panda arm, the Talos humanoid, the Solo and Go1
-    quadrupeds…) whose URDF files come with the ``robots`` extra (the ``example-robot-data``
-    package, installed by ``make setup``).  Without it, the builder ``stand_in`` gives a model
-    of the same kind, written to URDF and read back, so the same cells run and say so.
-
-    Parameters
-    ----------
-    name : str
-        The file name in example-robot-data, e.g. ``"panda.urdf"``.
-    stand_in : callable
-        A function of no arguments returning a :class:`~spatial.Model` (a builder).
-    **load
-        Passed to :func:`spatial.load_urdf` (``floating=True``, ``inertia="repair"``, …).
-
-    Returns
-    -------
-    Model
-
-    Raises
-    ------
-    FileNotFoundError
-        If example-robot-data is installed but has no file called ``name``.
+    Loads ``name`` from example-robot-data (the ``robots`` extra), or prints that the builder
+    ``stand_in`` stands in and loads its model through URDF; ``load`` goes to
+    :func:`spatial.load_urdf`.  Parameters, return value and errors are
+    :func:`~spatial.urdf.example_robot`'s.
     """
     return example_robot(name, stand_in, **load)
