@@ -4,8 +4,9 @@ OpenSim's ``arm26`` model is the two-degree-of-freedom, six-muscle reduction of 
 and Delp's upper-extremity model (K. R. S. Holzbaur, W. M. Murray, S. L. Delp, "A model of the
 upper extremity for simulating musculoskeletal surgery and analyzing neuromuscular control",
 Ann. Biomed. Eng. 33(6):829–840, 2005), distributed with OpenSim (``arm26.osim``).  Every number
-below is copied from that file (OpenSim 3 format, as in ``opensim-core``'s
-``Applications/Forward/test/arm26.osim``): segment masses, centres of mass and inertias, the
+comes from that file (OpenSim 3 format, as in ``opensim-core``'s
+``Applications/Forward/test/arm26.osim``; kept in ``spatial/builders/_arm26.py``, which
+:mod:`.arm2` shares): segment masses, centres of mass and inertias, the
 elbow's position in the humerus, the elbow's range of motion, and for two of its six muscles —
 the long heads of the biceps (``BIClong``) and of the triceps (``TRIlong``) — the peak isometric
 force, optimal fibre length, tendon slack length, pennation angle and path points.
@@ -48,6 +49,7 @@ from ..forces import MusculotendonLaw
 from ..inertia import mcI
 from ..model import Model
 from ..vectors import xlt
+from . import _arm26
 
 __all__ = ["ARM26_SOURCE", "MusclePath", "ElbowArm", "elbow_arm26"]
 
@@ -57,13 +59,11 @@ ARM26_SOURCE = (
     "Ann. Biomed. Eng. 33(6):829-840, 2005"
 )
 
-_SHOULDER = np.array([-0.017545, -0.007, 0.17])  # r_shoulder location in ground (m)
-_ELBOW = np.array([0.0061, -0.2904, -0.0123])  # r_elbow location in r_humerus (m)
 
-
-def _on_humerus(ground_points) -> list:
-    """Scapula (ground) path points moved into the humerus frame of a fixed shoulder."""
-    return [np.asarray(p, dtype=float) - _SHOULDER for p in ground_points]
+def _upper_points(muscle: _arm26.Muscle) -> np.ndarray:
+    """A muscle's scapula and humerus path points in the humerus frame of a fixed shoulder."""
+    scapula = [p - _arm26.SHOULDER for p in muscle.points(0)]
+    return np.array(scapula + muscle.points(1))
 
 
 @dataclass(frozen=True)
@@ -312,48 +312,29 @@ def elbow_arm26(g: float = 9.81) -> ElbowArm:
         If ``g`` is not positive.
     """
     g = positive_scalar(g, "g")
-    biceps = MusclePath(
-        "biceps",
-        f_opt=624.3,
-        l_opt=0.1157,
-        tendon_slack_length=0.2723,
-        pennation_angle=0.0,
-        upper_points=np.array(
-            _on_humerus([[-0.039235, 0.00347, 0.14795], [-0.028945, 0.01391, 0.15639]])
-            + [
-                [0.02131, 0.01793, 0.01028],
-                [0.02378, -0.00511, 0.01201],
-                [0.01345, -0.02827, 0.00136],
-                [0.01068, -0.07736, -0.00165],
-                [0.01703, -0.12125, 0.00024],
-                [0.0228, -0.1754, -0.0063],
-            ]
-        ),
-        insertion=np.array([0.00751, -0.04839, 0.02179]),
-    )
-    triceps = MusclePath(
-        "triceps",
-        f_opt=798.52,
-        l_opt=0.134,
-        tendon_slack_length=0.143,
-        pennation_angle=0.20943951,
-        upper_points=np.array(
-            _on_humerus([[-0.05365, -0.01373, 0.14723]])
-            + [[-0.02714, -0.11441, -0.00664], [-0.03184, -0.22637, -0.01217]]
-            + [[-0.01743, -0.26757, -0.01208]]
-        ),
-        insertion=np.array([-0.0219, 0.01046, -0.00078]),
-        wrap=(np.array([0.0028, -0.2919]), 0.016),  # arm26's TRI cylinder on the humerus
-    )
+    muscles = {}
+    for name, m in (("biceps", _arm26.BICLONG), ("triceps", _arm26.TRILONG)):
+        (insertion,) = m.points(2)
+        muscles[name] = MusclePath(
+            name,
+            f_opt=m.f_opt,
+            l_opt=m.l_opt,
+            tendon_slack_length=m.tendon_slack_length,
+            pennation_angle=m.pennation_angle,
+            upper_points=_upper_points(m),
+            insertion=insertion,
+            wrap=None if name == "biceps" else (np.array(_arm26.TRI_WRAP[0]), _arm26.TRI_WRAP[1]),
+        )
+    upper, forearm = _arm26.HUMERUS, _arm26.FOREARM
     return ElbowArm(
-        upper_mass=1.864572,
-        upper_com=np.array([0.0, -0.180496, 0.0]),
-        upper_inertia=np.diag([0.01481, 0.004551, 0.013193]),
-        forearm_mass=1.534315,
-        forearm_com=np.array([0.0, -0.181479, 0.0]),
-        forearm_inertia=np.diag([0.019281, 0.001571, 0.020062]),
-        elbow=_ELBOW.copy(),
-        flexion_range=(0.0, 2.26892803),
-        muscles={"biceps": biceps, "triceps": triceps},
+        upper_mass=upper.mass,
+        upper_com=np.array(upper.com),
+        upper_inertia=np.diag(upper.inertia),
+        forearm_mass=forearm.mass,
+        forearm_com=np.array(forearm.com),
+        forearm_inertia=np.diag(forearm.inertia),
+        elbow=_arm26.ELBOW.copy(),
+        flexion_range=_arm26.ELBOW_RANGE,
+        muscles=muscles,
         g=g,
     )

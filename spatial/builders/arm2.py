@@ -18,7 +18,8 @@ What is simplified, and why:
 * **No wrapping.**  arm26 wraps the biceps over the humeral head and the triceps over a
   cylinder at the elbow; here the paths are straight between via points, so the triceps' elbow
   moment arm shrinks in deep flexion (the elbow is kept below 120°).
-* **Three muscles of arm26's six** (no short head of the biceps, no lateral or medial
+* **Three muscles of arm26's six** (their numbers, with the segments', in
+  ``spatial/builders/_arm26.py``) (no short head of the biceps, no lateral or medial
   triceps), **plus an anterior deltoid** (``DELT1``), which arm26 does not have: without a
   muscle that flexes the shoulder alone, arm26's muscles cannot hold the humerus raised against
   gravity (the biceps flexes the elbow 1.7 times as hard as the shoulder).  Its force, optimal
@@ -44,10 +45,9 @@ import numpy as np
 from .._validate import as_scalar_array, positive_scalar
 from ..forces import MusculotendonLaw, millard2012_curves
 from ..forces.musculotendon import _tau
+from . import _arm26
 
 __all__ = ["ArmMuscle", "TwoJointArm", "two_joint_arm26", "moment_arms_from_points"]
-
-_SHOULDER = np.array([-0.017545, -0.007])  # r_shoulder in ground (m), arm26
 
 
 def _rot(theta):
@@ -406,6 +406,22 @@ def _unit(u) -> np.ndarray:
 _CURVES = millard2012_curves()
 
 
+def _planar(name: str, muscle: _arm26.Muscle) -> ArmMuscle:
+    """An arm26 muscle in the plane: its points' (x, y), the scapula's moved to the shoulder."""
+    shoulder = _arm26.SHOULDER[:2]
+    points = [np.array(p[:2]) - (shoulder if s == 0 else 0.0) for s, p in muscle.path]
+    segments = tuple(s for s, _ in muscle.path)
+    return ArmMuscle(
+        name,
+        muscle.f_opt,
+        muscle.l_opt,
+        muscle.tendon_slack_length,
+        muscle.pennation_angle,
+        segments,
+        np.array(points),
+    )
+
+
 def two_joint_arm26(g: float = 9.81) -> TwoJointArm:
     """arm26's humerus and forearm with BIClong, TRIlong, BRA and a DELT1 (planar; see the module).
 
@@ -417,36 +433,25 @@ def two_joint_arm26(g: float = 9.81) -> TwoJointArm:
         If ``g`` is not positive.
     """
     g = positive_scalar(g, "g")
-
-    def scap(p):
-        return np.asarray(p) - _SHOULDER
-
-    biceps = ArmMuscle(
-        "BIClong", 624.3, 0.1157, 0.2723, 0.0, (0, 0, 1, 1, 1, 1, 1, 1, 2),
-        np.array([scap([-0.039235, 0.00347]), scap([-0.028945, 0.01391]),
-                  [0.02131, 0.01793], [0.02378, -0.00511], [0.01345, -0.02827],
-                  [0.01068, -0.07736], [0.01703, -0.12125], [0.0228, -0.1754],
-                  [0.00751, -0.04839]]),
-    )  # fmt: skip
-    triceps = ArmMuscle(
-        "TRIlong", 798.52, 0.134, 0.143, 0.20943951, (0, 1, 1, 1, 2),
-        np.array([scap([-0.05365, -0.01373]), [-0.02714, -0.11441], [-0.03184, -0.22637],
-                  [-0.01743, -0.26757], [-0.0219, 0.01046]]),
-    )  # fmt: skip
-    brachialis = ArmMuscle(
-        "BRA", 987.26, 0.0858, 0.0535, 0.0, (1, 2),
-        np.array([[0.0068, -0.1739], [-0.0032, -0.0239]]),
-    )  # fmt: skip
+    muscles = [
+        _planar(name, m)
+        for name, m in (
+            ("BIClong", _arm26.BICLONG),
+            ("TRIlong", _arm26.TRILONG),
+            ("BRA", _arm26.BRA),
+        )
+    ]
     deltoid = ArmMuscle(
         "DELT1", 1142.6, 0.0976, 0.093, 0.384, (0, 1),
         np.array([[0.03, 0.06], [0.01, -0.12]]),
     )  # fmt: skip
+    upper, forearm = _arm26.HUMERUS, _arm26.FOREARM
     return TwoJointArm(
-        masses=(1.864572, 1.534315),
-        coms=(np.array([0.0, -0.180496]), np.array([0.0, -0.181479])),
-        inertias=(0.013193, 0.020062),
-        elbow=np.array([0.0061, -0.2904]),
+        masses=(upper.mass, forearm.mass),
+        coms=(np.array(upper.com[:2]), np.array(forearm.com[:2])),
+        inertias=(upper.inertia[2], forearm.inertia[2]),
+        elbow=_arm26.ELBOW[:2].copy(),
         hand=np.array([0.0, -0.35]),
-        muscles=(biceps, triceps, brachialis, deltoid),
+        muscles=(*muscles, deltoid),
         g=g,
     )
