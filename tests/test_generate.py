@@ -400,3 +400,75 @@ def test_joint_subclass_defaults_still_work():
     model = sp.Model()
     model.add_body(0, Twist(), np.eye(6), builders.random_inertia(np.random.default_rng(0)))
     check(model, "aba", np.random.default_rng(1))
+
+
+# ----------------------------------------------------------------------------- per-call overhead
+
+
+def test_one_float64_state_is_validated_without_the_general_route(rng, monkeypatch):
+    """A 1-D float64 state skips ``check_state`` but its errors are still the package's."""
+    model = builders.gu_chain(4)
+    f = generate(model, "aba")
+    q, qd, tau = states(model, rng)
+    expected = sp.aba(model, q, qd, tau)
+    calls = []
+    original = type(f.model).check_state
+    monkeypatch.setattr(
+        type(f.model),
+        "check_state",
+        lambda self, *a, **k: calls.append(1) or original(self, *a, **k),
+    )
+    got = f(q, qd, tau)
+    assert calls == [] and got.dtype == np.float64 and rel_err(got, expected) < TOL
+    for k, name in enumerate(("q", "qd", "tau")):
+        for bad in (np.nan, np.inf):
+            args = [q.copy(), qd.copy(), tau.copy()]
+            args[k][1] = bad
+            with pytest.raises(ValueError, match=name):
+                f(*args)
+    huge = np.array([1e308, 1e308, 0.5, 0.5])  # finite angles whose sum overflows: computed
+    assert rel_err(f(huge, qd, tau), sp.aba(model, huge, qd, tau)) < TOL
+    assert rel_err(f(list(q), qd, tau), expected) < TOL  # not an array: the general route
+
+
+def test_simulate_validates_the_state_once_not_at_every_stage(rng, monkeypatch):
+    """``sp.simulate``'s loop runs the generated ABA through the unvalidated core."""
+    model = builders.random_tree(rng, 4, joints=("R", "S", "P"), floating=True)
+    q0 = np.stack([model.random_configuration(rng) for _ in range(3)])
+    v0 = rng.standard_normal((3, model.nv))
+    system = TreeSystem(model, generated=True)
+    dense = sp.simulate(TreeSystem(model), q0, v0, 1e-3, steps=4)
+    calls = []
+    original = sp.Model.check_state
+    monkeypatch.setattr(
+        sp.Model, "check_state", lambda self, *a, **k: calls.append(1) or original(self, *a, **k)
+    )
+    counts = []
+    for steps in (2, 4):
+        calls.clear()
+        fast = sp.simulate(system, q0, v0, 1e-3, steps=steps)
+        counts.append(len(calls))
+    assert counts[0] == counts[1]  # no check per stage or step
+    assert rel_err(fast.q, dense.q) < 1e-12 and rel_err(fast.v, dense.v) < 1e-12
+    tau = rng.standard_normal(model.nv)
+    with_tau = sp.simulate(system, q0, v0, 1e-3, steps=2, tau=tau)
+    assert (
+        rel_err(with_tau.v, sp.simulate(TreeSystem(model), q0, v0, 1e-3, steps=2, tau=tau).v)
+        < 1e-12
+    )
+    with pytest.raises(ValueError, match="tau"):
+        sp.simulate(system, q0, v0, 1e-3, steps=2, tau=np.zeros(model.nv + 1))
+
+
+def test_simulate_never_bypasses_a_subclass_that_overrides_accelerations(rng):
+    model = builders.gu_chain(3)
+
+    class Damped(TreeSystem):
+        def accelerations(self, t, q, v, **options):
+            return super().accelerations(t, q, v, tau=-5.0 * v, **options)
+
+    q0, v0 = model.random_configuration(rng), rng.standard_normal(3)
+    damped = sp.simulate(Damped(model, generated=True), q0, v0, 1e-3, steps=3)
+    plain = sp.simulate(TreeSystem(model, generated=True), q0, v0, 1e-3, steps=3)
+    expected = sp.simulate(TreeSystem(model), q0, v0, 1e-3, steps=3, tau=lambda t, q, v: -5.0 * v)
+    assert rel_err(damped.v, expected.v) < 1e-12 and rel_err(plain.v, expected.v) > 1e-9
