@@ -494,3 +494,13 @@ def test_simulate_never_bypasses_a_subclass_that_overrides_accelerations(rng):
     expected = sp.simulate(TreeSystem(model), q0, v0, 1e-3, steps=3, tau=lambda t, q, v: -5.0 * v)
     assert rel_err(damped.v, expected.v) < 1e-12 and rel_err(plain.v, expected.v) > 1e-9
 
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_batched_code_holds_its_numbers_as_0d_arrays_of_the_computation_type(dtype, rng):
+    model = builders.gu_chain(3).astype(dtype)
+    f = generate(model, "aba")
+    q, qd, tau = (x.astype(dtype) for x in states(model, rng, (5,)))
+    got = f(q, qd, tau)
+    assert got.dtype == dtype
+    constants = {k: v for k, v in f._many.__globals__.items() if k.startswith("_C")}
+    assert constants and all(v.shape == () and v.dtype == dtype for v in constants.values())

@@ -459,7 +459,7 @@ class GeneratedFunction:
         if self._jcalc:
             args.append(self._jcalc_inputs(arrays))
         if self._many is None:
-            self._many = compile_function(self._emitted, batch=True)
+            self._many = compile_function(self._emitted, batch=True, dtype=self.dtype)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             values = self._many(*args)
         out = np.empty((len(values),) + batch, dtype)
