@@ -64,7 +64,7 @@ from .dynamics.loops import (
     loop_forward_dynamics,
     reduced_forward_dynamics,
 )
-from .kinematics import body_poses, kinetic_energy, potential_energy
+from .kinematics import _energies, body_poses, kinetic_energy, potential_energy
 from .model import Model
 from .reduced import (
     ParticleSystem,
@@ -222,7 +222,8 @@ class TreeSystem:
         return crba(self.model.spanning_tree(), q)
 
     def energy(self, q, v):
-        return kinetic_energy(self.model, q, v), potential_energy(self.model, q)
+        q, v, _, _ = self.model.check_state(q, v)
+        return _energies(self.model, q, v)  # one forward pass for both
 
     def poses(self, q):
         return _tree_poses(self.model, q)
