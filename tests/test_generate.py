@@ -257,7 +257,7 @@ def test_count_is_far_below_the_dense_code_and_source_reads_like_the_book():
     for quantity in ("IA7", "pA7", "Ia2", "pa2", "a_prime1", "qdd_i1", "v2"):  # Table 7.1's
         assert f"\n    {quantity}_1 = " in f.source
     assert f.source.count("\n    ") == f.statements + 4  # 3 unpackings and the return
-    assert "del " in f.batch_source and "del " not in f.source
+    assert "del " not in f.source and "_mul(" in f.batch_source  # one ufunc call per operation
 
 
 def test_a_pendulum_reduces_to_its_equation_of_motion():
@@ -504,3 +504,16 @@ def test_batched_code_holds_its_numbers_as_0d_arrays_of_the_computation_type(dty
     assert got.dtype == dtype
     constants = {k: v for k, v in f._many.__globals__.items() if k.startswith("_C")}
     assert constants and all(v.shape == () and v.dtype == dtype for v in constants.values())
+
+
+def test_batched_code_writes_every_operation_into_a_few_reused_buffers(rng):
+    """One ufunc call per operation, ``out=`` one of a pool of arrays reused after last use."""
+    model = builders.gu_chain(7)
+    f = generate(model, "aba")
+    calls = [s for s in f.batch_source.splitlines() if s.startswith("    _") and "(" in s]
+    operations = f.m + f.a + f.trig
+    assert len(calls) + f.trig == operations and " * " not in f.batch_source
+    assert 0 < f._emitted.buffers < operations / 5
+    for batch in ((), (2, 3)):  # a long-double state runs the batched code on 0-d buffers
+        q, qd, tau = (x.astype(np.longdouble) for x in states(model, rng, batch))
+        assert rel_err(f(q, qd, tau), sp.aba(model, q, qd, tau)) < TOL

@@ -260,7 +260,8 @@ class GeneratedFunction:
     source : str
         The generated Python function (one state), one assignment per line.
     batch_source : str
-        The same statements for batches, with the ``del`` of each temporary after its last use.
+        The same operations for batches, one NumPy ufunc call per operation into reused
+        buffers (its last argument ``_B``, which the function passes).
     count : OpCount
         Operations of the generated code as Featherstone §10.3 counts them: ``count.mul``
         multiplications and divisions (``m``), ``count.add`` additions and subtractions
@@ -460,8 +461,11 @@ class GeneratedFunction:
             args.append(self._jcalc_inputs(arrays))
         if self._many is None:
             self._many = compile_function(self._emitted, batch=True, dtype=self.dtype)
+        # the arrays the batched code writes its operations into (0-d ones for one state)
+        pool = np.empty((self._emitted.buffers,) + batch, dtype)
+        buffers = list(pool) if batch else [pool[j, ...] for j in range(len(pool))]
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            values = self._many(*args)
+            values = self._many(*args, buffers)
         out = np.empty((len(values),) + batch, dtype)
         for k, value in enumerate(values):
             out[k] = value
