@@ -188,18 +188,36 @@ def _check_array(value, reference, what: str) -> np.ndarray:
     return value
 
 
+def _core(system, name: str):
+    """The system's method ``name``, or its unvalidating core ``_name`` when it has one.
+
+    The loop validates the state once (``check_state``) and checks every result, so a system
+    may offer cores that skip validating ``q`` and ``v`` again (``TreeSystem._accelerations``,
+    ``TreeSystem._integrate``).  A core is used only if the class that defines the method
+    defines the core too, so that a subclass overriding the method is never bypassed.
+    """
+    for klass in type(system).__mro__:
+        if name in vars(klass):
+            if "_" + name in vars(klass):
+                return getattr(system, "_" + name)
+            break
+    return getattr(system, name)
+
+
 class _Guarded:
     """A smooth system whose ``accelerations`` are checked at every stage of a step."""
 
     def __init__(self, system):
         self._system, self.stage = system, 0
+        self._accelerations = _core(system, "accelerations")
+        self.integrate = _core(system, "integrate")
 
     def __getattr__(self, name: str):
         return getattr(self._system, name)
 
     def accelerations(self, t, q, v, **options):
         self.stage += 1
-        a = self._system.accelerations(t, q, v, **options)
+        a = self._accelerations(t, q, v, **options)
         return _check_array(a, v, f"the acceleration of stage {self.stage} (t = {t:.6g} s)")
 
 

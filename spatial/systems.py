@@ -64,7 +64,7 @@ from .dynamics.loops import (
     loop_forward_dynamics,
     reduced_forward_dynamics,
 )
-from .kinematics import body_poses, kinetic_energy, potential_energy
+from .kinematics import _energies, body_poses, kinetic_energy, potential_energy
 from .model import Model
 from .reduced import (
     ParticleSystem,
@@ -222,7 +222,8 @@ class TreeSystem:
         return crba(self.model.spanning_tree(), q)
 
     def energy(self, q, v):
-        return kinetic_energy(self.model, q, v), potential_energy(self.model, q)
+        q, v, _, _ = self.model.check_state(q, v)
+        return _energies(self.model, q, v)  # one forward pass for both
 
     def poses(self, q):
         return _tree_poses(self.model, q)
@@ -257,6 +258,28 @@ class TreeSystem:
             self.model, q, v, tau_t, tau_loop, f_ext, stabilization, method=method, check=False
         )
         return qdd
+
+    def _accelerations(self, t, q, v, tau=None, f_ext=None, **options):
+        """:meth:`accelerations` for ``q`` and ``v`` that :meth:`check_state` has validated.
+
+        The core :func:`spatial.simulate`'s loop calls at every stage, where the state is
+        already checked: with the generated ABA, only the applied forces are validated before
+        the straight-line code runs; otherwise this is :meth:`accelerations`.
+        """
+        if self._generated_aba is None or self.model.NL or options:
+            return self.accelerations(t, q, v, tau, f_ext, **options)
+        tau_t = _evaluate(tau, t, q, v)
+        if tau_t is None:
+            tau_t = np.zeros(v.shape, q.dtype)
+        else:
+            tau_t = self.model.check_state(tau=tau_t)[3]
+        if tau_t.dtype != q.dtype or v.dtype != q.dtype:  # mixed types: the general route
+            return self._generated_aba(q, v, tau_t, f_ext=f_ext)
+        return self._generated_aba._call_checked([q, v, tau_t], f_ext)
+
+    def _integrate(self, q, v, dt):
+        """:meth:`integrate` for ``q`` and ``v`` that :meth:`check_state` has validated."""
+        return self.model._per_joint("integrate", q, v, dt)
 
     def check_trajectory(
         self, q, v, position_tol=POSITION_TOL, velocity_tol=VELOCITY_TOL, **_

@@ -215,6 +215,27 @@ def test_rules_zero_one_sign_constants_and_shared_products():
     assert all(n.op in ("in", "*", "+", "-", "neg") for n in t.nodes)
 
 
+def test_rules_cancel_a_quotient_against_its_divisor():
+    """``x (y/x) → y``, ``(y/x) x → y``, ``x/x → 1``, ``(x y)/x → y``: no node is made."""
+    with tracer.tape() as t:
+        x, y = tracer.input_symbol("x"), tracer.input_symbol("y")
+        q = y / x
+        before = len(t.nodes)
+        assert x * q is y and q * x is y and x / x == 1.0 and (x * y) / x is y
+        assert (y * x) / x is y and (-x) * q is -y  # noqa: B002
+        assert len(t.nodes) == before + 3  # x y, -x and -y only
+        u = tracer.input_symbol("u")
+        assert (u * q).op == "*"  # another factor: a product
+
+
+def test_the_articulated_inertia_of_a_revolute_joint_has_an_exact_zero_row():
+    """``I^a = I^A - U D⁻¹Uᵀ`` with ``U = I^A e_3``, ``D = U_3`` has row and column 3 zero:
+    the rules see it, and the generated ABA of GU(7) is within 1.5x of Table 10.1's best row."""
+    f = generate(builders.gu_chain(7), "aba")
+    book = sp.cost.table_10_1_cost("ABA", 7)
+    assert f.count.total <= 1.5 * book.total
+
+
 def test_values_of_symbols_cannot_be_traced():
     with tracer.tape():
         x = tracer.input_symbol("x")
@@ -236,7 +257,7 @@ def test_count_is_far_below_the_dense_code_and_source_reads_like_the_book():
     for quantity in ("IA7", "pA7", "Ia2", "pa2", "a_prime1", "qdd_i1", "v2"):  # Table 7.1's
         assert f"\n    {quantity}_1 = " in f.source
     assert f.source.count("\n    ") == f.statements + 4  # 3 unpackings and the return
-    assert "del " in f.batch_source and "del " not in f.source
+    assert "del " not in f.source and "_mul(" in f.batch_source  # one ufunc call per operation
 
 
 def test_a_pendulum_reduces_to_its_equation_of_motion():
@@ -400,3 +421,99 @@ def test_joint_subclass_defaults_still_work():
     model = sp.Model()
     model.add_body(0, Twist(), np.eye(6), builders.random_inertia(np.random.default_rng(0)))
     check(model, "aba", np.random.default_rng(1))
+
+
+# ----------------------------------------------------------------------------- per-call overhead
+
+
+def test_one_float64_state_is_validated_without_the_general_route(rng, monkeypatch):
+    """A 1-D float64 state skips ``check_state`` but its errors are still the package's."""
+    model = builders.gu_chain(4)
+    f = generate(model, "aba")
+    q, qd, tau = states(model, rng)
+    expected = sp.aba(model, q, qd, tau)
+    calls = []
+    original = type(f.model).check_state
+    monkeypatch.setattr(
+        type(f.model),
+        "check_state",
+        lambda self, *a, **k: calls.append(1) or original(self, *a, **k),
+    )
+    got = f(q, qd, tau)
+    assert calls == [] and got.dtype == np.float64 and rel_err(got, expected) < TOL
+    for k, name in enumerate(("q", "qd", "tau")):
+        for bad in (np.nan, np.inf):
+            args = [q.copy(), qd.copy(), tau.copy()]
+            args[k][1] = bad
+            with pytest.raises(ValueError, match=name):
+                f(*args)
+    huge = np.array([1e308, 1e308, 0.5, 0.5])  # finite angles whose sum overflows: computed
+    assert rel_err(f(huge, qd, tau), sp.aba(model, huge, qd, tau)) < TOL
+    assert rel_err(f(list(q), qd, tau), expected) < TOL  # not an array: the general route
+
+
+def test_simulate_validates_the_state_once_not_at_every_stage(rng, monkeypatch):
+    """``sp.simulate``'s loop runs the generated ABA through the unvalidated core."""
+    model = builders.random_tree(rng, 4, joints=("R", "S", "P"), floating=True)
+    q0 = np.stack([model.random_configuration(rng) for _ in range(3)])
+    v0 = rng.standard_normal((3, model.nv))
+    system = TreeSystem(model, generated=True)
+    dense = sp.simulate(TreeSystem(model), q0, v0, 1e-3, steps=4)
+    calls = []
+    original = sp.Model.check_state
+    monkeypatch.setattr(
+        sp.Model, "check_state", lambda self, *a, **k: calls.append(1) or original(self, *a, **k)
+    )
+    counts = []
+    for steps in (2, 4):
+        calls.clear()
+        fast = sp.simulate(system, q0, v0, 1e-3, steps=steps)
+        counts.append(len(calls))
+    assert counts[0] == counts[1]  # no check per stage or step
+    assert rel_err(fast.q, dense.q) < 1e-12 and rel_err(fast.v, dense.v) < 1e-12
+    tau = rng.standard_normal(model.nv)
+    with_tau = sp.simulate(system, q0, v0, 1e-3, steps=2, tau=tau)
+    assert (
+        rel_err(with_tau.v, sp.simulate(TreeSystem(model), q0, v0, 1e-3, steps=2, tau=tau).v)
+        < 1e-12
+    )
+    with pytest.raises(ValueError, match="tau"):
+        sp.simulate(system, q0, v0, 1e-3, steps=2, tau=np.zeros(model.nv + 1))
+
+
+def test_simulate_never_bypasses_a_subclass_that_overrides_accelerations(rng):
+    model = builders.gu_chain(3)
+
+    class Damped(TreeSystem):
+        def accelerations(self, t, q, v, **options):
+            return super().accelerations(t, q, v, tau=-5.0 * v, **options)
+
+    q0, v0 = model.random_configuration(rng), rng.standard_normal(3)
+    damped = sp.simulate(Damped(model, generated=True), q0, v0, 1e-3, steps=3)
+    plain = sp.simulate(TreeSystem(model, generated=True), q0, v0, 1e-3, steps=3)
+    expected = sp.simulate(TreeSystem(model), q0, v0, 1e-3, steps=3, tau=lambda t, q, v: -5.0 * v)
+    assert rel_err(damped.v, expected.v) < 1e-12 and rel_err(plain.v, expected.v) > 1e-9
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_batched_code_holds_its_numbers_as_0d_arrays_of_the_computation_type(dtype, rng):
+    model = builders.gu_chain(3).astype(dtype)
+    f = generate(model, "aba")
+    q, qd, tau = (x.astype(dtype) for x in states(model, rng, (5,)))
+    got = f(q, qd, tau)
+    assert got.dtype == dtype
+    constants = {k: v for k, v in f._many.__globals__.items() if k.startswith("_C")}
+    assert constants and all(v.shape == () and v.dtype == dtype for v in constants.values())
+
+
+def test_batched_code_writes_every_operation_into_a_few_reused_buffers(rng):
+    """One ufunc call per operation, ``out=`` one of a pool of arrays reused after last use."""
+    model = builders.gu_chain(7)
+    f = generate(model, "aba")
+    calls = [s for s in f.batch_source.splitlines() if s.startswith("    _") and "(" in s]
+    operations = f.m + f.a + f.trig
+    assert len(calls) + f.trig == operations and " * " not in f.batch_source
+    assert 0 < f._emitted.buffers < operations / 5
+    for batch in ((), (2, 3)):  # a long-double state runs the batched code on 0-d buffers
+        q, qd, tau = (x.astype(np.longdouble) for x in states(model, rng, batch))
+        assert rel_err(f(q, qd, tau), sp.aba(model, q, qd, tau)) < TOL

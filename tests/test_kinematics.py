@@ -405,3 +405,24 @@ def test_bad_inputs_raise():
     with pytest.raises(ValueError, match="zero total mass"):
         kin.center_of_mass(massless, [0.0])
     assert kin.potential_energy(massless, [0.3]) == 0.0
+
+
+@pytest.mark.parametrize("chunk", [7, 4096])
+def test_tree_system_energy_of_a_trajectory_in_chunks_equals_the_energy_functions(
+    monkeypatch, chunk
+):
+    """``TreeSystem.energy`` (what ``sp.simulate`` stores) runs one forward pass per chunk of
+    states for both energies; chunked or not it is ``kinetic_energy`` and ``potential_energy``."""
+    monkeypatch.setattr(kin, "_ENERGY_CHUNK", chunk)
+    rng = np.random.default_rng(4)
+    model = random_tree(rng, 4, joints=("R", "S", "P"), floating=True)
+    q = np.stack([model.random_configuration(rng) for _ in range(15)]).reshape(3, 5, -1)
+    v = rng.standard_normal((3, 5, model.nv))
+    T, V = sp.systems.TreeSystem(model).energy(q, v)
+    assert T.shape == V.shape == (3, 5)
+    assert_close(T, sp.kinetic_energy(model, q, v), 1e-12)
+    assert_close(V, sp.potential_energy(model, q), 1e-12)
+    T1, V1 = sp.systems.TreeSystem(model).energy(q[0, 0], v)  # one q, a batch of velocities
+    assert T1.shape == (3, 5) and V1.shape == (3, 5)
+    assert_close(T1, sp.kinetic_energy(model, q[0, 0], v), 1e-12)
+    assert_close(V1, np.broadcast_to(sp.potential_energy(model, q[0, 0]), (3, 5)), 1e-12)

@@ -319,3 +319,30 @@ def test_mixed_lcp_input_errors():
         solve_mixed_lcp(M, G, N, f, g, n, on_demand=True)
     with pytest.raises(ValueError, match="z must have length 5"):
         mixed_lcp_to_lcp(M, G, N, f, g, n).recover(np.zeros(2))
+
+
+def test_reduction_solves_one_right_hand_side_at_a_time(monkeypatch):
+    """LAPACK ``getrs`` only ever sees one right-hand side (OpenBLAS threads several, which a
+    busy machine stalls for milliseconds per call), and the LCP matrix is still ``N A⁻¹ Nᵀ``."""
+    from spatial.solvers import qp
+
+    rng = np.random.default_rng(3)
+    M, G, N = random_spd(rng, 6), rng.normal(size=(2, 6)), rng.normal(size=(5, 6))
+    f, g, n = rng.normal(size=6), rng.normal(size=2), rng.normal(size=5)
+    shapes = []
+    original = qp.get_lapack_funcs
+
+    def spy(names, arrays):
+        funcs = original(names, arrays)
+        if names != ("getrs",):
+            return funcs
+        (getrs,) = funcs
+        return (lambda lu, piv, b, **k: shapes.append(np.shape(b)) or getrs(lu, piv, b, **k),)
+
+    monkeypatch.setattr(qp, "get_lapack_funcs", spy)
+    reduced = mixed_lcp_to_lcp(M, G, N, f, g, n)
+    assert shapes and all(len(s) == 1 for s in shapes)
+    K = np.block([[M, -G.T], [G, np.zeros((2, 2))]])
+    lifted = np.vstack([N.T, np.zeros((2, 5))])
+    assert np.allclose(reduced.M, N @ np.linalg.solve(K, lifted)[:6], rtol=1e-12, atol=1e-12)
+    assert np.allclose(reduced.q, N @ np.linalg.solve(K, np.r_[f, g])[:6] - n, atol=1e-12)

@@ -17,9 +17,11 @@ Two variants of the function are written from the same statements:
 * for **one state**, the arguments are lists of Python floats and ``cos``/``sin`` are
   ``math.cos``/``math.sin``: each statement is a few bytecodes on floats;
 * for **batches**, the arguments are sequences of NumPy arrays (one per input variable, with
-  the batch shape) and ``cos``/``sin`` are ``np.cos``/``np.sin``: each operation is one array
-  operation.  After its last use a temporary is deleted (``del``), so that the arrays of a
-  long computation do not all stay alive until the end.
+  the batch shape): the same operations in the same order, written one ufunc call per
+  operation (``_mul(a, b, _b7)``: ``np.multiply`` into a buffer), each writing into one of a
+  pool of arrays that the caller passes and that the code reuses as soon as the value a
+  buffer holds is read for the last time (:func:`_three_address`).  No array is allocated per
+  operation; with 1,000 states that is most of what an operation costs besides NumPy's call.
 
 Parenthesization follows the traced order of evaluation exactly (``a + (b + c)`` stays so), so
 the generated code performs the same floating-point operations as the traced code minus the
@@ -29,6 +31,7 @@ ones the rules removed.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,7 +53,9 @@ class Emitted:
 
     ``constants`` maps names used in the text to constants that a Python literal cannot hold
     exactly (``longdouble`` values); ``count`` is the operation count of the code, ``trig``
-    the number of ``cos``/``sin`` evaluations and ``statements`` the number of assignments.
+    the number of ``cos``/``sin`` evaluations, ``statements`` the number of assignments of
+    the one-state text and ``buffers`` the number of batch-shaped arrays the batched text
+    writes into (its last argument, ``_B``).
     """
 
     name: str
@@ -60,6 +65,7 @@ class Emitted:
     count: OpCount
     trig: int
     statements: int
+    buffers: int = 0
 
 
 def _literal(value, constants: dict) -> tuple[str, int]:
@@ -189,11 +195,80 @@ def emit(nodes: list, outputs: list, arguments: list, name: str) -> Emitted:
     body = [f"    {target} = {text}" for _, target, text in statements]
     tail = f"    return ({', '.join(returned)}{',' if len(returned) == 1 else ''})"
     source = "\n".join([head, *unpack, *body, tail]) + "\n"
-    batch_body = _with_deletions(nodes, live, materialized, statements, outputs)
-    batch_source = "\n".join([head, *unpack, *batch_body, tail]) + "\n"
+    batch_source, buffers = _three_address(nodes, live, outputs, arguments, ref, name, constants)
     return Emitted(
-        name, source, batch_source, constants, OpCount(mul, add, neg), trig, len(statements)
+        name,
+        source,
+        batch_source,
+        constants,
+        OpCount(mul, add, neg),
+        trig,
+        len(statements),
+        buffers,
     )
+
+
+_UFUNC = {"+": "_add", "-": "_sub", "*": "_mul", "/": "_div", "neg": "_neg", "cos": "cos"}
+_UFUNC["sin"] = "sin"
+
+
+def _three_address(nodes, live, outputs, arguments, ref, name, constants) -> tuple[str, int]:
+    """The batched function: one NumPy ufunc call per operation, into reused buffers.
+
+    Every operation writes its result with ``out=`` into one of ``_B``'s arrays (the caller
+    passes them, all of the batch shape), chosen when the code is written: a buffer is free
+    again after the last operation that reads the value it holds, and an operation may write
+    over an operand it reads last (elementwise, so this is safe).  No array is allocated per
+    operation, and none lives longer than its value.  Returns the text and the number of
+    buffers the function needs.
+    """
+    N = len(nodes)
+    last = [-1] * N
+    ops = [k for k in range(N) if live[k] and nodes[k].op != "in"]
+    for k in ops:
+        x = nodes[k]
+        for y in (x.a, x.b):
+            if type(y) is Sym:
+                last[y.n] = k
+    for o in outputs:
+        if type(o) is Sym:
+            last[o.n] = N  # never freed
+    free: list = []
+    count = 0
+    where: dict = {}  # node number -> buffer name
+    body = []
+
+    def operand(y) -> str:
+        if type(y) is not Sym:
+            return _literal(y, constants)[0]
+        return where.get(y.n) or ref[y.n][0]
+
+    for k in ops:
+        x = nodes[k]
+        args = [operand(y) for y in (x.a, x.b) if y is not None]
+        for y in (x.a, x.b):  # operands read for the last time: their buffers are free now
+            if type(y) is Sym and last[y.n] == k and y.n in where:
+                free.append(where.pop(y.n))
+        if free:
+            target = free.pop()
+        else:
+            target, count = f"_b{count}", count + 1
+        where[k] = target
+        body.append(f"    {_UFUNC[x.op]}({', '.join(args)}, {target})")
+        if last[k] == -1:  # computed for nothing (cannot happen for live nodes)
+            free.append(where.pop(k))
+    head = f"def {name}({', '.join(arg for arg, _ in arguments)}, _B):"
+    unpack = []
+    for arg, entries in arguments:
+        targets = ["_" if n is None or not live[n.n] else ref[n.n][0] for n in entries]
+        if any(t != "_" for t in targets):
+            unpack.append(f"    {', '.join(targets)}{',' if len(targets) == 1 else ''} = {arg}")
+    if count:
+        names = [f"_b{j}" for j in range(count)]
+        unpack.append(f"    {', '.join(names)}{',' if count == 1 else ''} = _B")
+    returned = [operand(o) for o in outputs]
+    tail = f"    return ({', '.join(returned)}{',' if len(returned) == 1 else ''})"
+    return "\n".join([head, *unpack, *body, tail]) + "\n", count
 
 
 def _operand(y, ref: list, constants: dict) -> tuple[str, int]:
@@ -225,53 +300,38 @@ def _name(x: Sym, taken: set, serial: dict) -> str:
             return text
 
 
-def _with_deletions(nodes, live, materialized, statements, outputs) -> list:
-    """The statements with ``del`` of each materialized node after the statement that last uses it.
+def compile_function(emitted: Emitted, batch: bool, dtype=np.float64):
+    """Compile the one-state (``math``) or the batched (NumPy) variant into a function.
 
-    A node written inline belongs to the statement of the node that uses it (it has one use),
-    so the last use of a materialized node is the latest statement that reads it directly or
-    through such inline expressions.
+    In the batched variant every number of the text (with its sign, when one is attached)
+    becomes a name bound to a 0-d array of ``dtype``, the computation type: NumPy multiplies
+    an array by a 0-d array of its own type about a third faster than by a Python float, which
+    it must convert at every operation.
     """
-    N = len(nodes)
-    never = N  # "used by the return statement"
-    owner = list(range(N))  # the statement (node number) whose text holds each node
-    last = [-1] * N
-    for o in outputs:
-        if type(o) is Sym:
-            last[o.n] = never
-            owner[o.n] = o.n if materialized[o.n] else never
-    for k in range(N - 1, -1, -1):
-        if not live[k]:
-            continue
-        x = nodes[k]
-        if x.op == "in":
-            continue
-        where = k if materialized[k] else owner[k]
-        for y in (x.a, x.b):
-            if type(y) is not Sym:
-                continue
-            if materialized[y.n]:
-                if last[y.n] < where:
-                    last[y.n] = where
-            else:
-                owner[y.n] = where
-    dying: dict = {}
-    for k, target, _ in statements:
-        if last[k] < never:
-            dying.setdefault(last[k], []).append(target)
-    body = []
-    for k, target, text in statements:
-        body.append(f"    {target} = {text}")
-        if k in dying:
-            body.append(f"    del {', '.join(dying[k])}")
-    return body
-
-
-def compile_function(emitted: Emitted, batch: bool):
-    """Compile the one-state (``math``) or the batched (NumPy) variant into a function."""
     scope = dict(emitted.constants)
     scope.update({"cos": np.cos, "sin": np.sin} if batch else {"cos": math.cos, "sin": math.sin})
-    source = emitted.batch_source if batch else emitted.source
+    if batch:
+        scope.update(_add=np.add, _sub=np.subtract, _mul=np.multiply, _div=np.true_divide)
+        scope.update(_neg=np.negative)
     filename = f"<spatial.symbolic.generator: {emitted.name}{' (batched)' if batch else ''}>"
+    source = emitted.source
+    if batch:
+        names: dict = {}
+        dtype = np.dtype(dtype)
+
+        def name(match) -> str:
+            text = match.group(0)
+            found = names.get(text)
+            if found is None:
+                found = names[text] = f"_C{len(names)}"
+                scope[found] = np.array(float(text), dtype)
+            return found
+
+        source = _NUMBER.sub(name, emitted.batch_source)
     exec(compile(source, filename, "exec"), scope)  # noqa: S102
     return scope[emitted.name]
+
+
+# a float literal as repr() writes it (always with "." or an exponent), with an attached sign;
+# names (``X3_1``, ``q2``) never match: a digit of a name follows a letter or "_"
+_NUMBER = re.compile(r"(?<![\w.])-?(?:\d+\.\d*(?:e[+-]?\d+)?|\d+e[+-]?\d+)")

@@ -42,6 +42,7 @@ it is returned (a wrong trace raises :class:`GenerationError`, never returns a f
 from __future__ import annotations
 
 import copy
+import math
 import os
 import threading
 import time
@@ -259,7 +260,8 @@ class GeneratedFunction:
     source : str
         The generated Python function (one state), one assignment per line.
     batch_source : str
-        The same statements for batches, with the ``del`` of each temporary after its last use.
+        The same operations for batches, one NumPy ufunc call per operation into reused
+        buffers (its last argument ``_B``, which the function passes).
     count : OpCount
         Operations of the generated code as Featherstone §10.3 counts them: ``count.mul``
         multiplications and divisions (``m``), ``count.add`` additions and subtractions
@@ -293,6 +295,15 @@ class GeneratedFunction:
         ]  # fmt: skip
         self._variants: dict = {(f_ext, self.dtype): self}
         self._lock = threading.Lock()
+        # the one-state fast path (:meth:`__call__`): float arrays of the model's type whose
+        # shapes are these, on a model none of whose joints restricts q (Joint.check_q)
+        sizes = {"q": model.nq, "qd": model.nv, "qdd": model.nv, "tau": model.nv}
+        self._fast_shapes = [(sizes[name],) for name in self._parameters]
+        self._fast = (
+            self.dtype == np.float64
+            and not f_ext
+            and not any(type(j).check_q is not Joint.check_q for j in model.joints[1:])
+        )
 
     m = property(lambda self: self.count.mul, doc="Multiplications and divisions (``m``).")
     a = property(lambda self: self.count.add, doc="Additions and subtractions (``a``).")
@@ -306,6 +317,10 @@ class GeneratedFunction:
     # ---------------------------------------------------------------- calling
 
     def __call__(self, *args, f_ext=None, **kwargs):
+        if self._fast and f_ext is None and not kwargs:
+            values = self._call_fast(args)
+            if values is not None:
+                return values
         if len(args) == len(self._parameters) + 1 and self.algorithm != "crba":
             if f_ext is not None:
                 raise TypeError(f"the generated {self.algorithm} got f_ext twice")
@@ -326,6 +341,50 @@ class GeneratedFunction:
         dtype = arrays[0].dtype
         target = self._variant(f_ext is not None, dtype)
         return target._evaluate(arrays, f_ext, dtype)
+
+    def _call_fast(self, args) -> np.ndarray | None:
+        """One float64 state validated and run at the cost of a few Python operations.
+
+        Returns ``None`` (the caller then takes the general route, which validates in full and
+        raises the package's errors) unless every argument is a float64 array of its 1-D shape
+        whose entries are all finite: the sum of the entries is finite only if each one is (a
+        nan or an infinity reaches the sum; a sum that overflows from finite entries merely
+        sends the call the general way).
+        """
+        if len(args) != len(self._fast_shapes):
+            return None
+        lists = []
+        for x, shape in zip(args, self._fast_shapes, strict=True):
+            if type(x) is not np.ndarray or x.dtype != np.float64 or x.shape != shape:
+                return None
+            values = x.tolist()
+            if not math.isfinite(sum(values)):
+                return None
+            lists.append(values)
+        if self._jcalc:
+            lists.append(self._jcalc_inputs(args))
+        try:
+            values = self._one(*lists)
+        except ZeroDivisionError:
+            raise ValueError(_SINGULAR.get(self.algorithm, "division by zero")) from None
+        if not math.isfinite(sum(values)):
+            out = np.array(values, np.float64).reshape(self._shape())
+            if self.algorithm == "aba" and not np.isfinite(out).all():
+                raise ValueError(_SINGULAR["aba"])
+            return out
+        out = np.array(values, np.float64)
+        return out.reshape(self._shape()) if self.algorithm == "crba" else out
+
+    def _call_checked(self, arrays: list, f_ext=None) -> np.ndarray:
+        """The call on arguments already validated (``model.check_state``): float arrays of
+        one type, shaped ``(..., nq)`` / ``(..., nv)``; ``f_ext`` is validated here.
+
+        The core that a loop which validated its state once (:func:`spatial.simulate`, through
+        :class:`~spatial.systems.TreeSystem`) calls at every stage.
+        """
+        f_ext = _check_f_ext(self.model, f_ext)
+        dtype = arrays[0].dtype
+        return self._variant(f_ext is not None, dtype)._evaluate(arrays, f_ext, dtype)
 
     def _bind(self, args, kwargs) -> tuple:
         names = self._parameters
@@ -386,25 +445,35 @@ class GeneratedFunction:
         return out
 
     def _call_many(self, arrays, f_ext, dtype):
-        batch = _batch_shape(
-            **{n: (x, 1) for n, x in zip(self._parameters, arrays, strict=True)}, f_ext=(f_ext, 2)
-        )
-        args = [np.moveaxis(x, -1, 0).copy() for x in arrays]
+        shape = arrays[0].shape
+        if f_ext is None and all(x.shape[:-1] == shape[:-1] for x in arrays):
+            batch = shape[:-1]  # the common call: every argument has the same batch shape
+        else:
+            batch = _batch_shape(
+                **{n: (x, 1) for n, x in zip(self._parameters, arrays, strict=True)},
+                f_ext=(f_ext, 2),
+            )
+        # each input variable as one contiguous array of the batch shape (rows of x.T)
+        args = [_last_axis_first(x).copy() for x in arrays]
         if f_ext is not None:
-            args.append(np.moveaxis(f_ext[..., 1:, :].reshape(f_ext.shape[:-2] + (-1,)), -1, 0))
+            args.append(_last_axis_first(f_ext[..., 1:, :].reshape(f_ext.shape[:-2] + (-1,))))
         if self._jcalc:
             args.append(self._jcalc_inputs(arrays))
         if self._many is None:
-            self._many = compile_function(self._emitted, batch=True)
+            self._many = compile_function(self._emitted, batch=True, dtype=self.dtype)
+        # the arrays the batched code writes its operations into (0-d ones for one state)
+        pool = np.empty((self._emitted.buffers,) + batch, dtype)
+        buffers = list(pool) if batch else [pool[j, ...] for j in range(len(pool))]
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            values = self._many(*args)
+            values = self._many(*args, buffers)
         out = np.empty((len(values),) + batch, dtype)
         for k, value in enumerate(values):
             out[k] = value
-        out = np.moveaxis(out, 0, -1).reshape(batch + self._shape())
         if self.algorithm == "aba" and not np.isfinite(out).all():
             raise ValueError(_SINGULAR["aba"])
-        return np.ascontiguousarray(out)
+        # one copy back to (..., outputs), contiguous
+        out = np.ascontiguousarray(out.transpose(tuple(range(1, out.ndim)) + (0,)))
+        return out.reshape(batch + self._shape())
 
     def _jcalc_inputs(self, arrays) -> list:
         q = arrays[0]
@@ -413,6 +482,11 @@ class GeneratedFunction:
         for joint, qi, vi, X, S, c in self._jcalc:
             values += _jcalc_values(joint, X, S, c, q[..., qi], None if qd is None else qd[..., vi])
         return values
+
+
+def _last_axis_first(x: np.ndarray) -> np.ndarray:
+    """``np.moveaxis(x, -1, 0)`` without its argument handling (a view)."""
+    return x.transpose((x.ndim - 1,) + tuple(range(x.ndim - 1)))
 
 
 # ----------------------------------------------------------------------------- generation

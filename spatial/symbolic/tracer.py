@@ -17,6 +17,12 @@ program, §10.4):
   quotients (``(-c)·x → -(c·x)``, ``(-x)·y → -(x·y)``) and are absorbed by sums
   (``x + (-y) → x - y``), so that none is left inside the code and ``c·x`` and ``-c·x`` are
   one product;
+* **a quotient cancels against its divisor** (beyond the book's rules): ``x (y/x) → y``,
+  ``(x y)/x → y``, ``x/x → 1``.  Exact in real arithmetic (the traced algorithms divide only by
+  pivots, which are non-zero when the result exists), they let the rules see what the dense
+  code computes to round-off only: ``I^a = I^A - U D⁻¹ Uᵀ`` of a joint with ``S = e_k``, where
+  ``U = I^A e_k`` and ``D = U_k``, has row and column ``k`` exactly zero, and the products with
+  them vanish (the zero the efficient ABA formulations exploit, Featherstone §10.3);
 * **common subexpressions** (beyond the book's rules): an operation on operands that already
   met in the same operation returns the node made the first time (``+`` and ``·`` with their
   operands in a canonical order), so a product NumPy forms twice is computed once.
@@ -256,6 +262,10 @@ def _mul(a, b):
         return _neg(_mul(a.a, b))
     if b.op == "neg":
         return _neg(_mul(a, b.a))
+    if b.op == "/" and b.b is a:  # x (y/x) → y
+        return b.a
+    if a.op == "/" and a.b is b:  # (y/x) x → y
+        return a.a
     return _node("*", a, b) if a.n <= b.n else _node("*", b, a)
 
 
@@ -314,10 +324,14 @@ def _div(a, b):
         if b.op == "neg":
             return _neg(_div(a, b.a))
         return _node("/", a, b)
+    if a is b:  # x/x → 1
+        return 1.0
     if a.op == "neg":
         return _neg(_div(a.a, b))
     if b.op == "neg":
         return _neg(_div(a, b.a))
+    if a.op == "*" and (a.a is b or a.b is b):  # (x y)/x → y
+        return a.b if a.a is b else a.a
     return _node("/", a, b)
 
 
