@@ -118,3 +118,28 @@ def test_draw_muscle_arm_draws_bones_and_every_path():
     assert len(lines) == 1 + len(arm.names)
     assert np.allclose(lines[0].get_xydata()[-1], arm.hand_position([0.3, 1.0]))
     plt.close(fig)
+
+
+def test_elastic_static_torque_sums_the_equilibrium_forces_and_differs_from_rigid():
+    # the elastic-tendon balance: each muscle's force at its fibre–tendon equilibrium, times its
+    # moment arms, plus gravity and the passive torque
+    arm, q = two_joint_arm26(), np.array([0.3, 1.5])
+    a = arm.static_excitations(q)
+    want = np.zeros(2)
+    for m, ai in zip(arm.muscles, a, strict=True):
+        F = m.law(float(ai), "elastic").equilibrium(arm.length(m.name, q))["tendon_force"]
+        want += float(F) * arm.moment_arms(m.name, q)
+    got = arm.static_torque(q, a, tendon="elastic")
+    muscles_only = got + arm.mass_matrix_and_bias(q, [0, 0])[1] - arm.passive_torque(q, [0, 0])
+    assert np.allclose(muscles_only, want, rtol=1e-9, atol=1e-9)
+    # the rigid-tendon excitations do not balance the elastic arm (it settles elsewhere)
+    assert np.allclose(arm.static_torque(q, a), 0, atol=1e-6)
+    assert np.abs(got).max() > 0.5  # N m
+    K = arm.static_stiffness(q, a, tendon="elastic")
+    assert K.shape == (2, 2) and np.all(np.isfinite(K))
+
+
+def test_static_torque_refuses_an_unknown_tendon():
+    arm = two_joint_arm26()
+    with pytest.raises(ValueError, match="tendon"):
+        arm.static_torque([0.0, 1.2], [0.1] * 4, tendon="soft")

@@ -130,3 +130,28 @@ def test_bad_arguments_are_named():
         sp.viz.animate_linkage(model, poses=[motion, motion[:1]])
     with pytest.raises(ValueError, match="one label per motion"):
         sp.viz.animate_linkage(model, poses=motion, labels=["a", "b"])
+
+
+def test_overlaid_motions_stay_distinguishable_and_frames_follow_dpi(monkeypatch):
+    import base64
+    import struct
+
+    model, q = _jansen()
+    motion = sp.body_poses(model, np.stack([q, q]))[:, 1:]
+    closed = []
+    monkeypatch.setattr(plt, "close", lambda fig=None: closed.append(fig))
+    html = sp.viz.animate_linkage(
+        model, poses=[motion, motion, motion], labels=["a", "b", "c"], figsize=(4, 3), dpi=50,
+    )  # fmt: skip
+    png = re.search(r'frames\[0\] = "data:image/png;base64,([^"]+)"', html.data).group(1)
+    width, height = struct.unpack(">II", base64.b64decode(png.replace("\\n", ""))[16:24])
+    assert (width, height) == (200, 150)  # figsize × dpi
+    (ax,) = closed[0].axes
+    links = [line for line in ax.get_lines() if line.get_label() in ("a", "b", "c")]
+    assert [line.get_linestyle() for line in links] == ["-", "--", ":"]
+    assert {line.get_color() for line in links} == {"C0", "C1", "C2"}
+    assert all(line.get_alpha() == 1.0 for line in links)
+    legend = ax.get_legend()
+    assert legend is not None and legend.get_bbox_to_anchor().x0 > ax.bbox.x1 - 1  # outside
+    with pytest.raises(ValueError, match="dpi"):
+        sp.viz.animate_linkage(model, poses=motion, dpi=0)

@@ -20,14 +20,20 @@ What is simplified, and why:
   moment arm shrinks in deep flexion (the elbow is kept below 120°).
 * **Three muscles of arm26's six** (their numbers, with the segments', in
   ``spatial/builders/_arm26.py``) (no short head of the biceps, no lateral or medial
-  triceps), **plus an anterior deltoid** (``DELT1``), which arm26 does not have: without a
-  muscle that flexes the shoulder alone, arm26's muscles cannot hold the humerus raised against
-  gravity (the biceps flexes the elbow 1.7 times as hard as the shoulder).  Its force, optimal
+  triceps), **plus an anterior deltoid** (``DELT1``), which arm26 does not have.  Of the three
+  arm26 muscles only ``BIClong`` flexes the shoulder, and it flexes the elbow about twice as
+  hard; the only elbow extensor, ``TRIlong``, extends the shoulder harder than the elbow.  So
+  ``BIClong``, ``TRIlong`` and ``BRA`` alone cannot hold the hand at the target pose of project
+  P2 ((0.3, 1.5) rad): even ``BIClong`` at full activation gives less shoulder torque than
+  gravity and the joint stiffness ask for there, while over-flexing the elbow (check with
+  :meth:`TwoJointArm.static_torque`).  (arm26's lateral and medial triceps cross the elbow only
+  and would not help the shoulder either.)  ``DELT1``'s force, optimal
   fibre length, tendon slack length and pennation are those listed for ``DELT1`` in Holzbaur et
   al. 2005 (1142.6 N, 0.0976 m, 0.093 m, 0.384 rad); its two path points are OUR choice
   (origin 3 cm anterior and 6 cm above the shoulder, insertion 12 cm down the humerus), giving a
   shoulder moment arm of about 2.3 cm.
-* **Muscle model.**  arm26 uses Thelen 2003; here its parameters drive the Millard 2012 curves
+* **Muscle model.**  arm26 uses Thelen 2003; here its parameters drive the Millard curves
+  (Millard, Uchida, Seth and Delp, J. Biomech. Eng. 2013; OpenSim names them "Millard2012")
   of :class:`spatial.forces.MusculotendonLaw` (rigid or elastic tendon, the elastic one at its
   fibre–tendon equilibrium), with first-order activation dynamics
   (:func:`spatial.forces.activation_rate`).
@@ -288,18 +294,38 @@ class TwoJointArm:
         limits = 1000.0 * (np.maximum(lo - q, 0) - np.maximum(q - hi, 0))
         return limits - self.stiffness * q - self.damping * qd
 
-    def static_torque(self, q, activations) -> np.ndarray:
-        """Net joint torque at rest at ``q``: muscles + gravity + passive (N m); 0 = balance."""
-        F, r = self.rigid_forces(q, [0.0, 0.0], activations)
-        return F @ r - self.mass_matrix_and_bias(q, [0.0, 0.0])[1] + self.passive_torque(q, [0, 0])
+    def static_torque(self, q, activations, tendon: str = "rigid") -> np.ndarray:
+        """Net joint torque at rest at ``q``: muscles + gravity + passive (N m); 0 = balance.
 
-    def static_stiffness(self, q, activations, eps: float = 1e-6) -> np.ndarray:
+        ``tendon="elastic"`` takes each muscle's force at its fibre–tendon equilibrium (slower).
+
+        Raises
+        ------
+        ValueError
+            For activations not one per muscle or outside [0, 1], or an unknown ``tendon``.
+        """
+        _check_tendon(tendon)
+        if tendon == "rigid":
+            F, r = self.rigid_forces(q, [0.0, 0.0], activations)
+            muscles = F @ r
+        else:
+            st = self.muscle_state(q, [0.0, 0.0], activations, tendon, states=False).values()
+            muscles = sum(s["force"] * s["moment_arms"] for s in st)
+        gravity = -self.mass_matrix_and_bias(q, [0.0, 0.0])[1]
+        return muscles + gravity + self.passive_torque(q, [0, 0])
+
+    def static_stiffness(self, q, activations, eps: float = 1e-6, tendon="rigid") -> np.ndarray:
         """``∂(static torque)/∂q`` (2x2, N m/rad) by central differences; the pose is a stable
-        balance when the symmetric part is negative definite."""
+        balance when the symmetric part is negative definite.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`static_torque`.
+        """
         q = self._q(q)
-        cols = [self.static_torque(q + eps * d, activations) for d in np.eye(2)]
-        cols = [(c - self.static_torque(q - eps * d, activations)) / (2 * eps)
-                for c, d in zip(cols, np.eye(2), strict=True)]  # fmt: skip
+        torque = lambda x: self.static_torque(x, activations, tendon)  # noqa: E731
+        cols = [(torque(q + eps * d) - torque(q - eps * d)) / (2 * eps) for d in np.eye(2)]
         return np.array(cols).T
 
     def static_excitations(self, q, cocontraction: float = 0.0) -> np.ndarray:
@@ -347,22 +373,22 @@ class TwoJointArm:
         q0 : array_like, shape (2,)
         duration, dt : float
             Horizon and step (s), > 0.
+        tendon : {"rigid", "elastic"}
 
         Returns
         -------
         dict
             ``t``, ``q``, ``qd``, ``u``, ``a``, ``hand``, ``force`` at every step (per muscle
             in columns), and ``fiber_length``, ``tendon_strain`` at times ``t_states`` (every
-            10 steps).
+            10 steps, and the last; :meth:`muscle_state` gives them at any other step).
 
         Raises
         ------
         ValueError
-            For a bad horizon, step, start or excitation.
+            For a bad horizon, step, start, excitation or tendon.
         """
         T, h = positive_scalar(duration, "duration"), positive_scalar(dt, "dt")
-        if tendon not in ("rigid", "elastic"):
-            raise ValueError(f"tendon must be 'rigid' or 'elastic', got {tendon!r}")
+        _check_tendon(tendon)
         u_of = excitation if callable(excitation) else (lambda t, u=excitation: u)
         q, qd = self._q(q0).copy(), np.zeros(2)
         n = int(round(T / h))
@@ -394,6 +420,11 @@ class TwoJointArm:
             tau_a = _tau(u, a, 0.010, 0.040)  # OpenSim's time constants (activation_rate)
             a = (a + h * u / tau_a) / (1 + h / tau_a)
         return {k: np.array(v) for k, v in rec.items()}
+
+
+def _check_tendon(tendon) -> None:
+    if tendon not in ("rigid", "elastic"):
+        raise ValueError(f"tendon must be 'rigid' or 'elastic', got {tendon!r}")
 
 
 def _unit(u) -> np.ndarray:

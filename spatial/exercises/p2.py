@@ -1,7 +1,8 @@
 """Project P2, "A muscle-driven arm": its problem's numbers and its milestones' checkers.
 
 The arm is :func:`spatial.builders.arm2.two_joint_arm26` (shoulder elevation and elbow, four
-muscles on via-point paths, Millard 2012 curves, first-order activation).  The milestones:
+muscles on via-point paths, the Millard curves of Millard et al. 2013, first-order
+activation).  The milestones:
 
 * P2.1 (implement), ``moment_arms(points, segments, joints)``: the moment arms ``r = -∂l/∂q``
   of a via-point path from its geometry (ArtiSynth §0.18 point attachments, Sueda §1.9.5);

@@ -23,6 +23,7 @@ loop shows as a gap.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -224,10 +225,10 @@ def _frame(lk: Linkage, k: int) -> Linkage:
     return Linkage(lk.segments[k], lk.pins[k], lk.sliders[k], lk.ground, lk.rails, lk.markers[k])
 
 
-def _draw(ax, lk: Linkage, plane, color, alpha, lw, label, ground, markers) -> list:
+def _draw(ax, lk: Linkage, plane, color, alpha, lw, label, ground, markers, ls="-") -> list:
     """Artists ``[links, pins, sliders]``, then ground (if ``ground``), markers (if any)."""
     links, pins, sliders, marked = _points(lk)
-    artists = ax.plot(*_coords(ax, links, plane), "-", color=color, alpha=alpha, lw=lw, label=label)
+    artists = ax.plot(*_coords(ax, links, plane), ls, color=color, alpha=alpha, lw=lw, label=label)
     artists += ax.plot(
         *_coords(ax, pins, plane), "o", ls="", color=color, alpha=alpha, ms=2.2 * lw, mfc="white"
     )
@@ -330,6 +331,7 @@ def animate_linkage(
     plane: str = "xy",
     title: str = "",
     figsize: tuple = (5.0, 4.0),
+    dpi: int = 70,
     interval: int = 80,
     max_frames: int = 60,
     margin: float = 0.1,
@@ -339,7 +341,9 @@ def animate_linkage(
     The view is fixed to the extent of the whole motion (plus ``margin``), with equal scales;
     a translating joint on the base gets a grey rail along its axis over the range it travels.
     Several motions of the same mechanism (e.g. computed by three formulations) are overlaid in
-    the colours C0, C1, … with their ``labels`` in a legend.
+    the colours C0, C1, … and the line styles solid, dashed, dotted, … (so that motions that
+    coincide stay distinguishable), with their ``labels`` in a legend outside the axes, to the
+    right.
 
     Parameters
     ----------
@@ -361,7 +365,9 @@ def animate_linkage(
     title : str
         Title; the time is appended when ``times`` is given.
     figsize : tuple
-        Figure size in inches.
+        Figure size in inches (a legend outside the axes takes part of its width).
+    dpi : int
+        Pixels per inch of the frames (``figsize`` times ``dpi`` is the frame size), > 0.
     interval : int
         Delay between frames in milliseconds.
     max_frames : int
@@ -380,7 +386,7 @@ def animate_linkage(
     ValueError
         If ``qs`` (or ``poses``) is not a motion or a list of motions of the same length,
         ``labels`` does not give one label per motion, ``times`` has the wrong length,
-        ``plane`` is unknown, ``max_frames < 1`` or ``margin`` is not positive; or as
+        ``plane`` is unknown, ``max_frames < 1``, ``dpi`` or ``margin`` is not positive; or as
         :func:`linkage`.
     """
     import matplotlib.pyplot as plt
@@ -388,6 +394,7 @@ def animate_linkage(
 
     _check_plane(plane)
     margin = positive_scalar(margin, "margin")
+    dpi = positive_scalar(dpi, "dpi")
     drawings, T = _motions(model, qs, poses, markers)  # validates; the extent of every motion
     n, marked = len(T[0]), drawings[0].markers.shape[-2] > 0
     if labels is not None and len(labels) != len(drawings):
@@ -401,7 +408,7 @@ def animate_linkage(
     def stamp(k):  # the title's time
         return "" if times is None else f"  t = {float(np.asarray(times)[k]):.2f} s"
 
-    fig, ax = plt.subplots(figsize=figsize, dpi=70)
+    fig, ax = plt.subplots(figsize=figsize, dpi=dpi)
     for body, start, axis in drawings[0].rails:
         travel = np.concatenate([(t[:, body, :3, 3] - start) @ axis for t in T])
         ends = start + np.outer([min(0.0, travel.min()), travel.max()], axis)
@@ -411,14 +418,14 @@ def animate_linkage(
     for k, lk in enumerate(drawings):
         label = None if labels is None else labels[k]
         lw = 3.0 - 0.75 * min(k, 2)  # later motions thinner, over the first
-        alpha = 1.0 if k == 0 else 0.7
+        ls = ("-", "--", ":", "-.")[k % 4]
         first = _frame(lk, frames[0])
-        drawn.append(_draw(ax, first, plane, f"C{k}", alpha, lw, label, k == 0, marked))
+        drawn.append(_draw(ax, first, plane, f"C{k}", 1.0, lw, label, k == 0, marked, ls))
     trail = None
     if trace and marked:
         (trail,) = ax.plot([], [], "C3-", lw=1, label="path of the marker")
     if labels is not None or trail is not None:
-        ax.legend(loc="upper right", fontsize=8)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8, borderaxespad=0.0)
     ax.set_title(title + stamp(frames[0]))
     everything = [lk.segments.reshape(-1, 3) for lk in drawings] + [drawings[0].ground]
     everything += [lk.markers.reshape(-1, 3) for lk in drawings]
@@ -426,7 +433,9 @@ def animate_linkage(
     ax.set(xlim=(x.min() - margin, x.max() + margin), ylim=(y.min() - margin, y.max() + margin))
     ax.set_xlabel(f"{plane[0]} (m)")
     ax.set_ylabel(f"{plane[1]} (m)")
-    fig.tight_layout()
+    with warnings.catch_warnings():  # a figure too small for the legend keeps its margins
+        warnings.filterwarnings("ignore", "Tight layout not applied", UserWarning)
+        fig.tight_layout()
 
     def show(k):
         moving = []
