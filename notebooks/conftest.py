@@ -40,7 +40,7 @@ MIN_FIGURES = {
     "16-time-integration": 20,
     "17-complementarity": 19,
     "18-attachments": 11,
-    "P2-muscle-arm": 4,
+    "P2-muscle-arm": 6,
     "P3-three-formulations": 8,
 }
 DEFAULT_MIN_FIGURES = 1
