@@ -99,3 +99,84 @@ def test_a_drop_balances_momentum_with_the_ground_impulse(solo):
     assert run.normal.sum() > 0.1 * weight  # the ground did push
     with pytest.raises(ValueError, match="duration"):
         ct.simulate_legged(ct.ground_scene(solo, feet), q0, np.zeros(solo.nv), 0.0, 5e-3)
+
+
+def _old_simulate_legged(scene, q, v, duration, h, p, controller):
+    """The former simulate_legged, with its own while-loop over stepping._step (the reference)."""
+    from spatial.contact.legged import _cone, _world_tangents
+    from spatial.contact.stepping import _step
+
+    k = p.k if p.k is not None else (8 if p.friction == "polyhedral" else 4)
+    cone = "polygon" if p.friction in ("polyhedral", "pyramid") else "disk"
+    t, start = 0.0, None
+    qs, normal, tangent, count, violation = [q], [], [], [], []
+    while t < duration - 1e-12:
+        tau = controller(t, q, v)
+        q, v, info = _step(scene, q, v, min(h, duration - t), p, np.asarray(tau, float), start)
+        start, t = info.end, t + info.h
+        res, c = info.impulses, info.contacts
+        n_step = float(np.sum(res.normal))
+        t_step = _world_tangents(res.tangent, c, scene)
+        worst = _cone(res.normal, res.tangent, p.mu, cone, k) if len(c) else 0.0
+        if info.impact is not None:
+            n_step += float(np.sum(info.impact.normal))
+            t_step = t_step + _world_tangents(info.impact.tangent, c, scene)
+            worst = max(worst, _cone(info.impact.normal, info.impact.tangent, p.mu, cone, k))
+        qs.append(q), normal.append(n_step), tangent.append(t_step)
+        count.append(len(c)), violation.append(worst)
+    return np.array(qs), np.array(normal), np.array(tangent), np.array(count), np.array(violation)
+
+
+def test_simulate_legged_is_the_one_loop_with_the_old_numbers(solo):
+    # the wrapper over sp.simulate reproduces the former hand-written loop to round-off,
+    # through a drop with impacts (1 cm), friction and the posture controller
+    feet = ct.foot_points(solo)
+    q = solo.neutral_configuration()
+    q[7:] = STAND
+    q0 = ct.stand_on_ground(solo, q, feet, height=0.01)
+    v0 = np.zeros(solo.nv)
+    v0[0] = 0.5  # a roll rate too, so that friction works sideways
+    params = ct.ContactParams(mu=0.8, margin=1e-3)
+    hold = ct.posture_controller(solo, q0, stiffness=3.0, damping=0.1)
+    scene = ct.ground_scene(solo, feet)
+    run = ct.simulate_legged(scene, q0, v0, 0.08, 5e-3, params, hold)
+    qs, normal, tangent, count, violation = _old_simulate_legged(
+        scene, q0, v0, 0.08, 5e-3, params, hold
+    )
+    assert np.allclose(run.q, qs, rtol=0, atol=1e-12)
+    assert np.allclose(run.normal, normal, rtol=0, atol=1e-12)
+    assert np.allclose(run.tangent, tangent, rtol=0, atol=1e-12)
+    assert np.array_equal(run.contacts, count)
+    assert np.allclose(run.cone_violation, violation, rtol=0, atol=1e-12)
+    assert np.abs(run.tangent).max() > 1e-4  # friction did act
+    # and it is sp.simulate with the legged system: the same states
+    traj = sp.simulate(ct.legged_system(scene, params), q0, v0, 5e-3, duration=0.08, tau=hold)
+    assert np.array_equal(traj.q, run.q) and np.array_equal(traj.records["normal"], run.normal)
+
+
+def test_simulate_legged_with_soft_contact_balances_momentum(solo):
+    # soft contact through the same loop and the same controller: the recorded impulses are
+    # the spring-damper forces times h, and Newton's law for the whole robot holds with them
+    feet = ct.foot_points(solo)
+    q = solo.neutral_configuration()
+    q[7:] = STAND
+    q0 = ct.stand_on_ground(solo, q, feet)
+    soft = ct.SoftContactParams(stiffness=5e3, damping=20.0, mu=0.8)
+    hold = ct.posture_controller(solo, q0, stiffness=3.0, damping=0.1)
+    scene = ct.ground_scene(solo, feet)
+    run = ct.simulate_legged(scene, q0, np.zeros(solo.nv), 0.1, 1e-3, soft, hold)
+    assert run.normal.shape == (100,) and run.tangent.shape == (100, 2)
+    assert run.contacts[-1] == 4 and run.penetration[-1] > 1e-5  # the feet sink in
+    assert run.cone_violation.max() <= 1e-12  # the patch force stays in the Coulomb disc
+    mass = sum(solo.inertia[i][3, 3] for i in range(1, solo.NB + 1))
+    p_z = sp.centroidal_momentum(solo, run.q[[0, -1]], run.v[[0, -1]]).momentum[:, 5]
+    weight = mass * 9.81 * run.t[-1]
+    # semi-implicit Euler balances momentum to O(h): within 0.1 % of the weight impulse
+    assert run.normal.sum() - weight == pytest.approx(p_z[1] - p_z[0], abs=1e-3 * weight)
+    assert run.normal.sum() > 0.5 * weight  # the springs carried the robot
+    traj = ct.simulate_soft(scene, q0, np.zeros(solo.nv), 0.1, 1e-3, soft)  # no controller
+    assert not np.allclose(traj.q[-1], run.q[-1])  # the controller did act
+    with pytest.raises(ValueError, match="SoftContactParams"):
+        ct.simulate_legged(scene, q0, np.zeros(solo.nv), 0.1, 1e-3, params="soft")
+    with pytest.raises(TypeError, match="controller"):
+        ct.simulate_legged(scene, q0, np.zeros(solo.nv), 0.1, 1e-3, soft, controller=3.0)

@@ -5,11 +5,12 @@ a small foot on a plane is replaced by its contact point).  :func:`ground_scene`
 floating-base model of a URDF robot (:func:`spatial.urdf.load_urdf`) on the plane ``z = 0``
 with one contact point per foot, :func:`stand_on_ground` places its trunk so that its feet are
 at a given height, :func:`posture_controller` holds a posture with joint springs and dampers,
-and :func:`simulate_legged` runs the rigid-contact stepper (:func:`~spatial.contact.step`)
-while keeping what the whole-body checks need: every step's normal and friction impulses,
-impacts included, so that the robot's vertical momentum can be balanced against gravity and the
-ground (Newton's law for the whole system, Featherstone §9.4) and every impulse tested against
-its friction cone.
+and :func:`simulate_legged` runs the package's one loop (:func:`spatial.simulate`) with rigid
+contact (:class:`~spatial.contact.RigidContact`, Featherstone §11.4–11.7) or compliant contact
+(:class:`~spatial.contact.SoftContact`, §11.8), while keeping what the whole-body checks need:
+every step's normal and friction impulses, impacts included, so that the robot's vertical
+momentum can be balanced against gravity and the ground (Newton's law for the whole system,
+Featherstone §9.4) and every impulse tested against its friction cone.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ from .._validate import nonnegative_scalar, positive_scalar
 from ..joints import Free
 from ..kinematics import body_poses
 from ..model import Model
+from ..simulation import simulate as _simulate
 from ..solvers import friction_cone_violation
+from ..systems import Step, _evaluate
 from ..vectors import unplux
 from .geometry import Plane, Points
 from .scene import Scene
-from .stepping import ContactParams, _params, _step
+from .soft import SoftContact, SoftContactParams, SurfaceState, _soft_step
+from .stepping import ContactParams, RigidContact, _step, _step_records, _tau
 
 __all__ = [
     "LeggedRun",
@@ -35,6 +39,7 @@ __all__ = [
     "ground_scene",
     "stand_on_ground",
     "posture_controller",
+    "legged_system",
     "simulate_legged",
 ]
 
@@ -174,7 +179,9 @@ def posture_controller(model: Model, q_ref, stiffness: float, damping: float) ->
 
 @dataclass
 class LeggedRun:
-    """What :func:`simulate_legged` records.
+    """What :func:`simulate_legged` records (built from its Trajectory's records).
+
+    With soft contact the "impulses" are the step's spring–damper forces times its ``h``.
 
     Attributes
     ----------
@@ -203,12 +210,98 @@ class LeggedRun:
     penetration: np.ndarray
 
 
-def _world_tangents(res, contacts, scene: Scene) -> np.ndarray:
-    """Friction impulses of one solve summed in world x, y (the scene's tangent directions)."""
+def _world_tangents(tangent, contacts, scene: Scene) -> np.ndarray:
+    """Friction impulses (or forces) of one step summed in world x, y (the scene's tangents)."""
     if len(contacts) == 0:
         return np.zeros(2)
-    world = np.einsum("ck,ckj->j", res.tangent, scene.tangents(contacts.normal))
+    world = np.einsum("ck,ckj->j", tangent, scene.tangents(contacts.normal))
     return world[:2]
+
+
+def _cone(normal, tangent, mu, cone, k) -> float:
+    """:func:`~spatial.solvers.friction_cone_violation` with the polygon's ``k`` when it has one."""
+    if len(normal) == 0:
+        return 0.0
+    if cone == "polygon":
+        return float(friction_cone_violation(normal, tangent, mu, cone="polygon", k=k))
+    return float(friction_cone_violation(normal, tangent, mu, cone=cone))
+
+
+class _LeggedRigid(RigidContact):
+    """:class:`RigidContact` whose steps also record the ground's impulses (:class:`LeggedRun`).
+
+    Each step adds ``normal`` (summed normal impulse, impact included), ``tangent`` (summed
+    friction impulse, world x and y) and ``cone_violation`` (of the step's and the impact's
+    impulses) to the records; ``tau`` may be a callable ``tau(t, q, v)``, held over the step.
+    """
+
+    def step(self, t, q, v, h, carry=None, *, tau=None) -> Step:
+        p, scene = self.params, self.scene
+        tau = _tau(scene, _evaluate(tau, t, q, v))
+        q, v, info = _step(scene, q, v, h, p, tau, carry)
+        k = p.k if p.k is not None else (8 if p.friction == "polyhedral" else 4)
+        cone = "polygon" if p.friction in ("polyhedral", "pyramid") else "disk"
+        res, c = info.impulses, info.contacts
+        normal = float(np.sum(res.normal))
+        tangent = _world_tangents(res.tangent, c, scene)
+        worst = _cone(res.normal, res.tangent, p.mu, cone, k) if len(c) else 0.0
+        if info.impact is not None:
+            normal += float(np.sum(info.impact.normal))
+            tangent = tangent + _world_tangents(info.impact.tangent, c, scene)
+            worst = max(worst, _cone(info.impact.normal, info.impact.tangent, p.mu, cone, k))
+        records = _step_records(info) | {
+            "normal": normal,
+            "tangent": tangent,
+            "cone_violation": worst,
+        }
+        return Step(q, v, info.h, records, info.end)
+
+
+class _LeggedSoft(SoftContact):
+    """:class:`SoftContact` with the records of :class:`_LeggedRigid`: the spring–damper
+    forces at the start of each step times ``h`` (the impulses the step applies) and their
+    distance outside the Coulomb disc."""
+
+    def step(self, t, q, v, h, carry=None, *, tau=None) -> Step:
+        scene, prm = self.scene, self.params
+        patches = carry if carry is not None else self.state
+        if patches is None:
+            patches = SurfaceState.rest(scene, q)
+        tau = _tau(scene, _evaluate(tau, t, q, v))
+        q, v, patches, info = _soft_step(scene, q, v, patches, h, prm, tau)
+        records = _step_records(info) | {
+            "normal": h * float(np.sum(info.normal)),
+            "tangent": h * _world_tangents(info.tangent, info.contacts, scene),
+            "cone_violation": h * _cone(info.normal, info.tangent, prm.mu, "disk", None),
+        }
+        return Step(q, v, h, records, patches)
+
+
+def legged_system(scene: Scene, params: ContactParams | SoftContactParams | None = None):
+    """The stepped system :func:`simulate_legged` runs: rigid or soft contact with impulse records.
+
+    Parameters
+    ----------
+    scene : Scene
+    params : ContactParams or SoftContactParams, optional
+        Rigid contact (:class:`~spatial.contact.ContactParams`, default ``ContactParams()``,
+        Featherstone §11.4–11.7) or compliant contact
+        (:class:`~spatial.contact.SoftContactParams`, §11.8).
+
+    Returns
+    -------
+    RigidContact or SoftContact
+        A subclass whose steps add ``normal``, ``tangent`` and ``cone_violation`` to the
+        records, for ``spatial.simulate(system, q0, v0, h, duration=..., tau=controller)``.
+
+    Raises
+    ------
+    ValueError
+        If ``scene`` is not a Scene or ``params`` is neither kind of parameters.
+    """
+    if isinstance(params, SoftContactParams):
+        return _LeggedSoft(scene, params)
+    return _LeggedRigid(scene, params)
 
 
 def simulate_legged(
@@ -217,58 +310,50 @@ def simulate_legged(
     v0,
     duration: float,
     h: float,
-    params: ContactParams | None = None,
+    params: ContactParams | SoftContactParams | None = None,
     controller: Callable | None = None,
 ) -> LeggedRun:
-    """Step a legged scene with rigid contact (:func:`~spatial.contact.step`) for ``duration``.
+    """Simulate a legged scene for ``duration`` with rigid or soft contact, keeping its impulses.
 
-    ``controller(t, q, v)`` gives the joint forces of each step (held over the step); every
-    step's impulses are kept (:class:`LeggedRun`).
+    A thin wrapper of the package's one loop: ``spatial.simulate(legged_system(scene, params),
+    q0, v0, h, duration=duration, tau=controller)``.  With :class:`ContactParams` each step is
+    the rigid-contact step (:func:`~spatial.contact.step`, Featherstone Table 11.1); with
+    :class:`~spatial.contact.SoftContactParams` it is the spring–damper step
+    (:func:`~spatial.contact.soft_step`, §11.8), whose recorded impulses are the step's
+    forces times ``h``.  ``controller(t, q, v)`` gives the joint forces of each step (held
+    over the step).
+
+    Returns
+    -------
+    LeggedRun
 
     Raises
     ------
     ValueError
         For an invalid state, ``duration``, ``h`` or ``params``.
     spatial.contact.LCPError
-        If a contact problem cannot be solved.
+        If a rigid contact problem cannot be solved.
+    spatial.SimulationDiverged
+        If the run blows up (e.g. a soft contact too stiff for ``h``).
     """
     duration = positive_scalar(duration, "duration")
     h = positive_scalar(h, "h")
-    p = _params(params, scene)
-    q, v = scene.check_state(q0, v0)
-    k = p.k if p.k is not None else (8 if p.friction == "polyhedral" else 4)
-    cone = "polygon" if p.friction in ("polyhedral", "pyramid") else "disk"
-    t, start = 0.0, None
-    ts, qs, vs, normal, tangent, count, violation = [0.0], [q], [v], [], [], [], []
-    penetration = [max(0.0, -float(np.min(scene.detect(q).gap, initial=0.0)))]
-    while t < duration - 1e-12:
-        tau = np.zeros(scene.nv) if controller is None else controller(t, q, v)
-        q, v, info = _step(scene, q, v, min(h, duration - t), p, np.asarray(tau, float), start)
-        start, t = info.end, t + info.h
-        res, c = info.impulses, info.contacts
-        n_step = float(np.sum(res.normal))
-        t_step = _world_tangents(res, c, scene)
-        worst = _cone(res.normal, res.tangent, p.mu, cone, k) if len(c) else 0.0
-        if info.impact is not None:
-            n_step += float(np.sum(info.impact.normal))
-            t_step = t_step + _world_tangents(info.impact, c, scene)
-            worst = max(worst, _cone(info.impact.normal, info.impact.tangent, p.mu, cone, k))
-        ts.append(t), qs.append(q), vs.append(v), normal.append(n_step), tangent.append(t_step)
-        count.append(len(c)), violation.append(worst), penetration.append(info.penetration)
+    if params is not None and not isinstance(params, ContactParams | SoftContactParams):
+        raise ValueError(
+            f"params must be a ContactParams or SoftContactParams, got {type(params).__name__}"
+        )
+    if controller is not None and not callable(controller):
+        raise TypeError("controller must be a callable tau(t, q, v) or None")
+    system = legged_system(scene, params)
+    traj = _simulate(system, q0, v0, h, duration=duration, tau=controller)
+    r = traj.records
     return LeggedRun(
-        np.array(ts),
-        np.array(qs),
-        np.array(vs),
-        np.array(normal),
-        np.array(tangent).reshape(-1, 2),
-        np.array(count),
-        np.array(violation),
-        np.array(penetration),
+        traj.t,
+        traj.q,
+        traj.v,
+        np.asarray(r["normal"], dtype=float).reshape(-1),
+        np.asarray(r["tangent"], dtype=float).reshape(-1, 2),
+        np.asarray(r["contacts"][1:], dtype=int),
+        np.asarray(r["cone_violation"], dtype=float).reshape(-1),
+        np.asarray(r["penetration"], dtype=float),
     )
-
-
-def _cone(normal, tangent, mu, cone, k) -> float:
-    """:func:`~spatial.solvers.friction_cone_violation` with the polygon's ``k`` when it has one."""
-    if cone == "polygon":
-        return float(friction_cone_violation(normal, tangent, mu, cone="polygon", k=k))
-    return float(friction_cone_violation(normal, tangent, mu, cone=cone))
