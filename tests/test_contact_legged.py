@@ -180,3 +180,91 @@ def test_simulate_legged_with_soft_contact_balances_momentum(solo):
         ct.simulate_legged(scene, q0, np.zeros(solo.nv), 0.1, 1e-3, params="soft")
     with pytest.raises(TypeError, match="controller"):
         ct.simulate_legged(scene, q0, np.zeros(solo.nv), 0.1, 1e-3, soft, controller=3.0)
+
+
+def _fd_foot_jacobian(model, q, feet, eps=1e-6):
+    # independent of the package's Jacobians: central differences of the feet's world
+    # positions along each velocity variable (q ⊕ ε e_k on the Free joint's manifold)
+    def positions(qk):
+        poses = sp.body_poses(model, qk)
+        return np.concatenate([(poses[b] @ np.r_[p, 1.0])[:3] for b, p in feet])
+
+    J = np.zeros((3 * len(feet), model.nv))
+    for k in range(model.nv):
+        e = np.zeros(model.nv)
+        e[k] = eps
+        J[:, k] = positions(model.integrate(q, e, 1.0)) - positions(model.integrate(q, -e, 1.0))
+        J[:, k] /= 2 * eps
+    return J
+
+
+def _fd_gravity(model, q, eps=1e-6):
+    # the gravity term as the gradient of the potential energy (Featherstone eq. 3.1 at rest)
+    g = np.zeros(model.nv)
+    for k in range(model.nv):
+        e = np.zeros(model.nv)
+        e[k] = eps
+        up = sp.potential_energy(model, model.integrate(q, e, 1.0))
+        down = sp.potential_energy(model, model.integrate(q, -e, 1.0))
+        g[k] = (up - down) / (2 * eps)
+    return g
+
+
+@pytest.mark.parametrize("tilt", [0.0, 0.3])
+def test_gravity_compensation_solves_the_floating_base_equation_at_rest(solo, tilt):
+    feet = ct.foot_points(solo)
+    q = solo.neutral_configuration()
+    q[7:] = STAND
+    q[7:] += tilt * np.array([0.2, -0.5, 0.3, 0.1, 0.4, -0.2, -0.3, 0.2, 0.1, 0.0, -0.4, 0.5])
+    q = ct.stand_on_ground(solo, q, feet)
+    tau, f = ct.gravity_compensation(solo, q, feet)
+    assert tau.shape == (12,) and f.shape == (4, 3)
+    # g(q) = Sᵀ τ + J_cᵀ f with an independent Jacobian and gravity term
+    J = _fd_foot_jacobian(solo, q, feet)
+    residual = _fd_gravity(solo, q) - np.r_[np.zeros(6), tau] - J.T @ f.reshape(-1)
+    mass = sum(solo.inertia[i][3, 3] for i in range(1, solo.NB + 1))
+    assert np.abs(residual).max() < 1e-6 * mass * 9.81
+    assert f[:, 2].sum() == pytest.approx(mass * 9.81, rel=1e-12)  # the feet carry the weight
+    assert np.abs(f[:, :2].sum(0)).max() < 1e-9 * mass  # no net horizontal force
+
+
+def test_gravity_compensation_of_the_symmetric_stance(solo):
+    feet = ct.foot_points(solo)
+    q = solo.neutral_configuration()
+    q[7:] = STAND
+    q = ct.stand_on_ground(solo, q, feet)
+    tau, f = ct.gravity_compensation(solo, q, feet)
+    mass = sum(solo.inertia[i][3, 3] for i in range(1, solo.NB + 1))
+    # a symmetric stance: a quarter of the weight straight up under each foot
+    assert np.allclose(f[:, 2], mass * 9.81 / 4, rtol=1e-9)
+    assert np.all(np.linalg.norm(f[:, :2], axis=1) <= 0.01 * f[:, 2])  # deep in a μ = 0.01 cone
+    # mirror symmetry of the legs: left/right abduction torques opposite, flexion torques equal
+    legs = tau.reshape(4, 3)
+    assert np.allclose(legs[0], legs[1] * [-1, 1, 1], atol=1e-12)
+    assert np.allclose(legs[2], legs[3] * [-1, 1, 1], atol=1e-12)
+    assert np.abs(legs[:, 2]).min() > 0.1  # the knees carry load
+    with pytest.raises(ValueError, match="three or more feet"):
+        ct.gravity_compensation(solo, q, feet[:2])
+    with pytest.raises(ValueError, match="floating-base"):
+        ct.gravity_compensation(builders.arm7(), np.zeros(7), feet)
+    with pytest.raises(ValueError, match="one configuration"):
+        ct.gravity_compensation(solo, np.stack([q, q]), feet)
+
+
+def test_gravity_compensation_holds_the_posture_that_pd_alone_lets_sag(solo):
+    feet = ct.foot_points(solo)
+    q = solo.neutral_configuration()
+    q[7:] = STAND
+    q0 = ct.stand_on_ground(solo, q, feet)
+    tau_g, _ = ct.gravity_compensation(solo, q0, feet)
+    pd = ct.posture_controller(solo, q0, stiffness=3.0, damping=0.1)
+    both = ct.posture_controller(solo, q0, stiffness=3.0, damping=0.1, feet=feet)
+    assert np.allclose(both(0.0, q0, np.zeros(18)), np.r_[np.zeros(6), tau_g])
+    scene = ct.ground_scene(solo, feet)
+    params = ct.ContactParams(mu=0.8, margin=1e-3)
+    errors = {}
+    for name, ctrl in (("pd", pd), ("pd+g", both)):
+        run = ct.simulate_legged(scene, q0, np.zeros(solo.nv), 0.3, 5e-3, params, ctrl)
+        errors[name] = np.abs(run.q[-1, 7:] - q0[7:]).max()
+    assert errors["pd"] > 0.1  # rad: the knees sag by about τ_g / K
+    assert errors["pd+g"] < 1e-6  # rad: held

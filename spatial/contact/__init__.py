@@ -92,6 +92,7 @@ from .legged import (
     posture_controller,
     simulate_legged,
     stand_on_ground,
+    gravity_compensation,
 )
 from .rigid import ContactAcceleration, contact_acceleration, contact_lcp, gauss_acceleration
 from .scenarios import (
@@ -128,6 +129,7 @@ __all__ = [
     "posture_controller",
     "simulate_legged",
     "stand_on_ground",
+    "gravity_compensation",
     "Box",
     "Capsule",
     "Collider",

@@ -4,7 +4,9 @@ A walking robot touches the ground with its feet, which for rigid contact are po
 a small foot on a plane is replaced by its contact point).  :func:`ground_scene` puts a
 floating-base model of a URDF robot (:func:`spatial.urdf.load_urdf`) on the plane ``z = 0``
 with one contact point per foot, :func:`stand_on_ground` places its trunk so that its feet are
-at a given height, :func:`posture_controller` holds a posture with joint springs and dampers,
+at a given height, :func:`gravity_compensation` solves the floating-base equation at rest for the
+joint torques and foot forces that carry the weight (Featherstone §9.3), :func:`posture_controller`
+holds a posture with joint springs and dampers (optionally plus those torques),
 and :func:`simulate_legged` runs the package's one loop (:func:`spatial.simulate`) with rigid
 contact (:class:`~spatial.contact.RigidContact`, Featherstone §11.4–11.7) or compliant contact
 (:class:`~spatial.contact.SoftContact`, §11.8), while keeping what the whole-body checks need:
@@ -21,8 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import nonnegative_scalar, positive_scalar
+from ..dynamics import rnea
 from ..joints import Free
-from ..kinematics import body_poses
+from ..kinematics import body_poses, point_jacobian
 from ..model import Model
 from ..simulation import simulate as _simulate
 from ..solvers import friction_cone_violation
@@ -38,6 +41,7 @@ __all__ = [
     "foot_points",
     "ground_scene",
     "stand_on_ground",
+    "gravity_compensation",
     "posture_controller",
     "legged_system",
     "simulate_legged",
@@ -140,19 +144,88 @@ def stand_on_ground(model: Model, q, feet, height: float = 0.0) -> np.ndarray:
     return out
 
 
-def posture_controller(model: Model, q_ref, stiffness: float, damping: float) -> Callable:
+def gravity_compensation(model: Model, q, feet) -> tuple[np.ndarray, np.ndarray]:
+    """Joint torques and foot forces that hold a standing robot still against gravity.
+
+    At rest (``q̇ = q̈ = 0``) the floating-base equation of motion (Featherstone §9.3, eq. 9.13;
+    the contact forces enter through the feet's Jacobians as in §11.2) reduces to
+
+    ``g(q) = Sᵀ τ + J_cᵀ f``,   ``g(q) = rnea(q, 0, 0)``,
+
+    where ``g`` is the generalized gravity force, ``S = [0 1]`` selects the actuated joints
+    (the floating base has no motor), ``J_c`` stacks the feet's world linear point Jacobians
+    (:func:`~spatial.point_jacobian`) and ``f`` the world forces of the ground on the feet.
+    Its first six rows involve only ``f``: the feet must carry the robot's weight wrench,
+    6 equations for ``3 n_feet`` unknowns.  We take their **minimum-norm** solution (for a
+    symmetric stance: ``m g / n_feet`` straight up under each foot, no friction), then the
+    other rows give ``τ = g_joints - J_c,jointsᵀ f``.
+
+    Parameters
+    ----------
+    model : Model
+        Floating-base model (body 1 on a Free joint) with one-variable joints below it.
+    q : array_like, shape (nq,)
+        The standing configuration.
+    feet : list of (int, array_like of shape (3,))
+        ``(body, point in body coordinates)`` per foot on the ground (:func:`foot_points`).
+
+    Returns
+    -------
+    tau : ndarray, shape (nv - 6,)
+        Joint torques (N m).
+    forces : ndarray, shape (n_feet, 3)
+        Ground force on each foot, world coordinates (N).
+
+    Raises
+    ------
+    ValueError
+        If the model has no floating base, ``q`` is not one configuration, a foot is invalid,
+        or the feet cannot carry the weight wrench (fewer than three feet not on one line).
+    """
+    _floating(model, "gravity_compensation")
+    if model.nq - 7 != model.nv - 6:
+        raise ValueError("gravity_compensation needs one-variable joints below the floating base")
+    q, _, _, _ = model.check_state(q)
+    if q.ndim != 1:
+        raise ValueError("gravity_compensation takes one configuration, shape (nq,)")
+    feet = list(feet)
+    if not feet:
+        raise ValueError("feet must list at least one (body, point)")
+    for body, _ in feet:
+        if not 1 <= int(body) <= model.NB:
+            raise ValueError(f"a foot is on body {body}, not one of 1 … {model.NB}")
+    zero = np.zeros(model.nv)
+    g = rnea(model, q, zero, zero)
+    Jc = np.concatenate([point_jacobian(model, q, int(b), p) for b, p in feet])
+    base = Jc[:, :6].T  # 6 × 3 n_feet: the weight wrench's rows
+    if np.linalg.matrix_rank(base) < 6:
+        raise ValueError("the feet cannot carry the robot: need three or more feet not on a line")
+    f = np.linalg.pinv(base) @ g[:6]  # minimum-norm solution of the six base rows
+    tau = g[6:] - Jc[:, 6:].T @ f
+    return tau, f.reshape(-1, 3)
+
+
+def posture_controller(
+    model: Model, q_ref, stiffness: float, damping: float, feet=None
+) -> Callable:
     """Joint springs and dampers holding a posture: ``τ = K (q_ref - q) - D q̇`` at every joint.
 
-    The trunk (the Free joint) gets no force: only the joints act, as on the real robot.
+    The trunk (the Free joint) gets no force: only the joints act, as on the real robot.  With
+    ``feet`` the controller also compensates gravity: it adds the torques ``τ_g`` of
+    :func:`gravity_compensation` at ``q_ref`` (computed once), ``τ = τ_g + K (q_ref - q) - D q̇``,
+    so that the springs need not stretch to carry the weight.
 
     Parameters
     ----------
     model : Model
         Floating-base model whose other joints have one variable each.
     q_ref : array_like, shape (nq,)
-        The posture (only its joint entries ``q_ref[7:]`` count).
+        The posture (only its joint entries ``q_ref[7:]`` count for the springs; all of it for
+        the gravity compensation).
     stiffness, damping : float
         ``K`` (N m/rad) and ``D`` (N m s/rad), >= 0.
+    feet : list of (int, array_like of shape (3,)), optional
+        The feet on the ground at ``q_ref``: add gravity compensation.
 
     Returns
     -------
@@ -162,7 +235,8 @@ def posture_controller(model: Model, q_ref, stiffness: float, damping: float) ->
     Raises
     ------
     ValueError
-        If the model has no floating base, a joint has several variables, or a gain is negative.
+        If the model has no floating base, a joint has several variables, a gain is negative,
+        or (with ``feet``) :func:`gravity_compensation` rejects the stance.
     """
     _floating(model, "posture_controller")
     if model.nq - 7 != model.nv - 6:
@@ -170,9 +244,12 @@ def posture_controller(model: Model, q_ref, stiffness: float, damping: float) ->
     q_ref, _, _, _ = model.check_state(q_ref)
     K = nonnegative_scalar(stiffness, "stiffness")
     D = nonnegative_scalar(damping, "damping")
+    bias = np.zeros(model.nv)
+    if feet is not None:
+        bias[6:] = gravity_compensation(model, q_ref, feet)[0]
 
     def tau(t, q, v):
-        return np.r_[np.zeros(6), K * (q_ref[7:] - q[7:]) - D * v[6:]]
+        return bias + np.r_[np.zeros(6), K * (q_ref[7:] - q[7:]) - D * v[6:]]
 
     return tau
 
