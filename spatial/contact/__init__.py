@@ -87,12 +87,12 @@ from .impact import (
 from .legged import (
     LeggedRun,
     foot_points,
+    gravity_compensation,
     ground_scene,
     legged_system,
     posture_controller,
     simulate_legged,
     stand_on_ground,
-    gravity_compensation,
 )
 from .rigid import ContactAcceleration, contact_acceleration, contact_lcp, gauss_acceleration
 from .scenarios import (
