@@ -31,6 +31,22 @@ def foot_positions(model: Model, feet, q) -> np.ndarray:
     return np.array([(poses[int(b)] @ np.r_[np.asarray(p, float), 1.0])[:3] for b, p in feet])
 
 
+def _figure(model: Model, feet, q, i: int, j: int):
+    """The stick figure projected on coordinates ``i, j``: link polyline (NaN-separated),
+    joints (NB, 2) and feet (n_feet, 2).  Every joint is joined to its parent's (the floating
+    base's own joint, from the world, is not drawn) and each foot's body to its foot."""
+    poses = body_poses(model, q)
+    tips = foot_positions(model, feet, q)
+    segments = [(poses[model.parent[b]][:3, 3], poses[b][:3, 3]) for b in range(2, model.NB + 1)]
+    segments += [(poses[int(b)][:3, 3], tip) for (b, _), tip in zip(feet, tips, strict=True)]
+    xs, ys = [], []
+    for a, b in segments:
+        xs += [a[i], b[i], np.nan]
+        ys += [a[j], b[j], np.nan]
+    joints = np.array([poses[b][:3, 3] for b in range(1, model.NB + 1)])
+    return (xs, ys), joints[:, [i, j]], tips[:, [i, j]]
+
+
 def draw_legged(
     ax,
     model: Model,
@@ -80,27 +96,18 @@ def draw_legged(
         For an unknown plane, invalid ``q`` or forces of the wrong shape.
     """
     i, j = _plane(plane)
-    poses = body_poses(model, q)
-    tips = foot_positions(model, feet, q)
-    # every joint to its parent's (the floating base's own joint, from the world, is not drawn),
-    # and each foot's body on to its foot
-    segments = [(poses[model.parent[b]][:3, 3], poses[b][:3, 3]) for b in range(2, model.NB + 1)]
-    segments += [(poses[int(b)][:3, 3], tip) for (b, _), tip in zip(feet, tips, strict=True)]
-    xs, ys = [], []
-    for a, b in segments:
-        xs += [a[i], b[i], np.nan]
-        ys += [a[j], b[j], np.nan]
+    (xs, ys), joints, tips = _figure(model, feet, q, i, j)
     artists = ax.plot(xs, ys, color=color, alpha=alpha, lw=2.5, solid_capstyle="round",
                       label=label)  # fmt: skip
-    joints = np.array([poses[b][:3, 3] for b in range(1, model.NB + 1)])
-    artists += ax.plot(joints[:, i], joints[:, j], "o", color=color, mfc="white", mew=1.5, ms=5,
-                       alpha=alpha)  # fmt: skip
-    artists += ax.plot(tips[:, i], tips[:, j], "v", color="C3", ms=7, alpha=alpha)
+    artists += ax.plot(joints[:, 0], joints[:, 1], "o", color=color, mfc="white", mew=1.5,
+                       ms=5, alpha=alpha)  # fmt: skip
+    artists += ax.plot(tips[:, 0], tips[:, 1], "v", color="C3", ms=7, alpha=alpha)
     if forces is not None:
         forces = real_array(forces, "forces")
-        if forces.shape != tips.shape:
-            raise ValueError(f"forces must have shape {tips.shape}, got {forces.shape}")
-        artists.append(draw_arrows(ax, tips, forces, scale=scale, plane=plane, color="C1"))
+        if forces.shape != (len(feet), 3):
+            raise ValueError(f"forces must have shape ({len(feet)}, 3), got {forces.shape}")
+        world = foot_positions(model, feet, q)
+        artists.append(draw_arrows(ax, world, forces, scale=scale, plane=plane, color="C1"))
     if ground:
         artists.append(ax.axhline(0.0, color="k", lw=3, zorder=0))
     return artists
@@ -157,7 +164,7 @@ def animate_legged(
 
     from .player import animation_html
 
-    i, _ = _plane(plane)
+    i, j = _plane(plane)
     runs = [(real_array(t, "t"), real_array(q, "q")) for t, q in runs]
     if not runs:
         raise ValueError("runs must hold at least one (t, q)")
@@ -175,15 +182,24 @@ def animate_legged(
     axes = axes[0]
     centres = [float(body_poses(model, q[0])[1][i, 3]) for _, q in runs]
 
-    def draw(k):
-        for ax, (t, q), title, c in zip(axes, runs, titles, centres, strict=True):
-            ax.clear()
-            row = min(int(np.searchsorted(t, clock[k])), len(t) - 1)
-            draw_legged(ax, model, feet, q[row], plane=plane)
-            ax.set(xlim=(c - span, c + span), ylim=(-0.05, height), aspect="equal",
-                   xlabel=f"{plane[0]} (m)", ylabel="z (m)")  # fmt: skip
-            ax.set_title(f"{title}  t = {t[row]:.2f} s".strip(), fontsize=9)
+    rows = [np.minimum(np.searchsorted(t, clock), len(t) - 1) for t, _ in runs]
+    drawn = []
+    for ax, (_, q), c in zip(axes, runs, centres, strict=True):
+        drawn.append(draw_legged(ax, model, feet, q[0], plane=plane)[:3])
+        ax.set(xlim=(c - span, c + span), ylim=(-0.05, height), aspect="equal",
+               xlabel=f"{plane[0]} (m)", ylabel="z (m)")  # fmt: skip
 
+    def draw(k):  # move the lines drawn above: re-creating axes every frame is slow
+        for ax, (t, q), title, row, (links, joints, tips) in zip(
+            axes, runs, titles, rows, drawn, strict=True
+        ):
+            (xs, ys), at_joints, at_feet = _figure(model, feet, q[row[k]], i, j)
+            links.set_data(xs, ys)
+            joints.set_data(at_joints[:, 0], at_joints[:, 1])
+            tips.set_data(at_feet[:, 0], at_feet[:, 1])
+            ax.set_title(f"{title}  t = {t[row[k]]:.2f} s".strip(), fontsize=9)
+
+    draw(0)
     fig.tight_layout()
     anim = FuncAnimation(fig, draw, frames=max_frames, interval=interval)
     html = animation_html(anim)
