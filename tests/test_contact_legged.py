@@ -268,3 +268,25 @@ def test_gravity_compensation_holds_the_posture_that_pd_alone_lets_sag(solo):
         errors[name] = np.abs(run.q[-1, 7:] - q0[7:]).max()
     assert errors["pd"] > 0.1  # rad: the knees sag by about τ_g / K
     assert errors["pd+g"] < 1e-6  # rad: held
+
+
+def test_legged_run_until_keeps_states_and_steps_up_to_a_time(solo):
+    feet = ct.foot_points(solo)
+    q = solo.neutral_configuration()
+    q[7:] = STAND
+    q0 = ct.stand_on_ground(solo, q, feet)
+    hold = ct.posture_controller(solo, q0, stiffness=3.0, damping=0.1, feet=feet)
+    run = ct.simulate_legged(
+        ct.ground_scene(solo, feet), q0, np.zeros(solo.nv), 0.05, 5e-3, ct.ContactParams(), hold
+    )
+    part = run.until(0.02)
+    assert np.allclose(part.t, [0.0, 0.005, 0.01, 0.015, 0.02])
+    assert np.array_equal(part.q, run.q[:5]) and np.array_equal(
+        part.penetration, run.penetration[:5]
+    )
+    assert np.array_equal(part.normal, run.normal[:4]) and part.tangent.shape == (4, 2)
+    assert len(part.contacts) == len(part.cone_violation) == 4
+    assert len(run.until(0.0).t) == 1 and len(run.until(0.0).normal) == 0
+    assert np.array_equal(run.until(1.0).q, run.q)
+    with pytest.raises(ValueError, match="t_end"):
+        run.until(-1.0)

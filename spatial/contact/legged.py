@@ -286,6 +286,23 @@ class LeggedRun:
     cone_violation: np.ndarray
     penetration: np.ndarray
 
+    def until(self, t_end: float) -> LeggedRun:
+        """The part of the run up to time ``t_end`` (s): its states with ``t <= t_end`` and the
+        steps between them.
+
+        Raises
+        ------
+        ValueError
+            If ``t_end`` is not a number >= 0.
+        """
+        t_end = nonnegative_scalar(t_end, "t_end")
+        n = int(np.searchsorted(self.t, t_end + 1e-12 * max(1.0, t_end), side="right"))
+        n = max(n, 1)
+        steps = (self.normal, self.tangent, self.contacts, self.cone_violation)
+        return LeggedRun(
+            self.t[:n], self.q[:n], self.v[:n], *(a[: n - 1] for a in steps), self.penetration[:n]
+        )
+
 
 def _world_tangents(tangent, contacts, scene: Scene) -> np.ndarray:
     """Friction impulses (or forces) of one step summed in world x, y (the scene's tangents)."""
