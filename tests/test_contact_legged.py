@@ -290,3 +290,21 @@ def test_legged_run_until_keeps_states_and_steps_up_to_a_time(solo):
     assert np.array_equal(run.until(1.0).q, run.q)
     with pytest.raises(ValueError, match="t_end"):
         run.until(-1.0)
+
+
+def test_a_diverging_legged_run_keeps_its_motion_as_a_legged_run(solo):
+    # compliant ground far too stiff for the step: the run blows up; the exception carries
+    # the motion up to the last good state as a LeggedRun (records aligned with its states)
+    feet = ct.foot_points(solo)
+    q = solo.neutral_configuration()
+    q[7:] = STAND
+    q0 = ct.stand_on_ground(solo, q, feet, height=0.005)
+    stiff = ct.SoftContactParams(stiffness=1e7, damping=0.0, mu=0.0)
+    with pytest.raises(sp.SimulationDiverged) as err:
+        ct.simulate_legged(ct.ground_scene(solo, feet), q0, np.zeros(solo.nv), 1.0, 5e-3, stiff)
+    run = err.value.trajectory
+    assert isinstance(run, ct.LeggedRun) and len(run.t) >= 2
+    n = len(run.t)
+    assert run.q.shape == (n, solo.nq) and run.penetration.shape == (n,)
+    assert run.normal.shape == (n - 1,) and run.contacts.shape == (n - 1,)
+    assert np.all(np.isfinite(run.q))

@@ -27,6 +27,7 @@ from ..dynamics import rnea
 from ..joints import Free
 from ..kinematics import body_poses, point_jacobian
 from ..model import Model
+from ..simulation import SimulationDiverged
 from ..simulation import simulate as _simulate
 from ..solvers import friction_cone_violation
 from ..systems import Step, _evaluate
@@ -428,7 +429,9 @@ def simulate_legged(
     spatial.contact.LCPError
         If a rigid contact problem cannot be solved.
     spatial.SimulationDiverged
-        If the run blows up (e.g. a soft contact too stiff for ``h``).
+        If the run blows up (e.g. a soft contact too stiff for ``h``, or joint dampers too
+        strong for ``h`` on light links swinging freely); its ``.trajectory`` is then the
+        :class:`LeggedRun` up to the last good state.
     """
     duration = positive_scalar(duration, "duration")
     h = positive_scalar(h, "h")
@@ -439,15 +442,28 @@ def simulate_legged(
     if controller is not None and not callable(controller):
         raise TypeError("controller must be a callable tau(t, q, v) or None")
     system = legged_system(scene, params)
-    traj = _simulate(system, q0, v0, h, duration=duration, tau=controller)
+    try:
+        traj = _simulate(system, q0, v0, h, duration=duration, tau=controller)
+    except SimulationDiverged as err:  # keep the motion up to the last good state, as a run
+        err.trajectory = _legged_run(err.trajectory)
+        raise
+    return _legged_run(traj)
+
+
+def _legged_run(traj) -> LeggedRun:
+    """A :class:`LeggedRun` from the Trajectory of :func:`legged_system` (finished or not)."""
     r = traj.records
+
+    def steps(key, dtype=float):
+        return np.asarray(r.get(key, []), dtype=dtype)
+
     return LeggedRun(
         traj.t,
         traj.q,
         traj.v,
-        np.asarray(r["normal"], dtype=float).reshape(-1),
-        np.asarray(r["tangent"], dtype=float).reshape(-1, 2),
-        np.asarray(r["contacts"][1:], dtype=int),
-        np.asarray(r["cone_violation"], dtype=float).reshape(-1),
-        np.asarray(r["penetration"], dtype=float),
+        steps("normal").reshape(-1),
+        steps("tangent").reshape(-1, 2),
+        steps("contacts", int)[1:],
+        steps("cone_violation").reshape(-1),
+        steps("penetration"),
     )
