@@ -4,12 +4,15 @@ A walking robot touches the ground with its feet, which for rigid contact are po
 a small foot on a plane is replaced by its contact point).  :func:`ground_scene` puts a
 floating-base model of a URDF robot (:func:`spatial.urdf.load_urdf`) on the plane ``z = 0``
 with one contact point per foot, :func:`stand_on_ground` places its trunk so that its feet are
-at a given height, :func:`posture_controller` holds a posture with joint springs and dampers,
-and :func:`simulate_legged` runs the rigid-contact stepper (:func:`~spatial.contact.step`)
-while keeping what the whole-body checks need: every step's normal and friction impulses,
-impacts included, so that the robot's vertical momentum can be balanced against gravity and the
-ground (Newton's law for the whole system, Featherstone §9.4) and every impulse tested against
-its friction cone.
+at a given height, :func:`gravity_compensation` solves the floating-base equation at rest for the
+joint torques and foot forces that carry the weight (Featherstone §9.3), :func:`posture_controller`
+holds a posture with joint springs and dampers (optionally plus those torques),
+and :func:`simulate_legged` runs the package's one loop (:func:`spatial.simulate`) with rigid
+contact (:class:`~spatial.contact.RigidContact`, Featherstone §11.4–11.7) or compliant contact
+(:class:`~spatial.contact.SoftContact`, §11.8), while keeping what the whole-body checks need:
+every step's normal and friction impulses, impacts included, so that the robot's vertical
+momentum can be balanced against gravity and the ground (Newton's law for the whole system,
+Featherstone §9.4) and every impulse tested against its friction cone.
 """
 
 from __future__ import annotations
@@ -20,21 +23,28 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import nonnegative_scalar, positive_scalar
+from ..dynamics import rnea
 from ..joints import Free
-from ..kinematics import body_poses
+from ..kinematics import body_poses, point_jacobian
 from ..model import Model
+from ..simulation import SimulationDiverged
+from ..simulation import simulate as _simulate
 from ..solvers import friction_cone_violation
+from ..systems import Step, _evaluate
 from ..vectors import unplux
 from .geometry import Plane, Points
 from .scene import Scene
-from .stepping import ContactParams, _params, _step
+from .soft import SoftContact, SoftContactParams, SurfaceState, _soft_step
+from .stepping import ContactParams, RigidContact, _step, _step_records, _tau
 
 __all__ = [
     "LeggedRun",
     "foot_points",
     "ground_scene",
     "stand_on_ground",
+    "gravity_compensation",
     "posture_controller",
+    "legged_system",
     "simulate_legged",
 ]
 
@@ -135,19 +145,88 @@ def stand_on_ground(model: Model, q, feet, height: float = 0.0) -> np.ndarray:
     return out
 
 
-def posture_controller(model: Model, q_ref, stiffness: float, damping: float) -> Callable:
+def gravity_compensation(model: Model, q, feet) -> tuple[np.ndarray, np.ndarray]:
+    """Joint torques and foot forces that hold a standing robot still against gravity.
+
+    At rest (``q̇ = q̈ = 0``) the floating-base equation of motion (Featherstone §9.3, eq. 9.13;
+    the contact forces enter through the feet's Jacobians as in §11.2) reduces to
+
+    ``g(q) = Sᵀ τ + J_cᵀ f``,   ``g(q) = rnea(q, 0, 0)``,
+
+    where ``g`` is the generalized gravity force, ``S = [0 1]`` selects the actuated joints
+    (the floating base has no motor), ``J_c`` stacks the feet's world linear point Jacobians
+    (:func:`~spatial.point_jacobian`) and ``f`` the world forces of the ground on the feet.
+    Its first six rows involve only ``f``: the feet must carry the robot's weight wrench,
+    6 equations for ``3 n_feet`` unknowns.  We take their **minimum-norm** solution (for a
+    symmetric stance: ``m g / n_feet`` straight up under each foot, no friction), then the
+    other rows give ``τ = g_joints - J_c,jointsᵀ f``.
+
+    Parameters
+    ----------
+    model : Model
+        Floating-base model (body 1 on a Free joint) with one-variable joints below it.
+    q : array_like, shape (nq,)
+        The standing configuration.
+    feet : list of (int, array_like of shape (3,))
+        ``(body, point in body coordinates)`` per foot on the ground (:func:`foot_points`).
+
+    Returns
+    -------
+    tau : ndarray, shape (nv - 6,)
+        Joint torques (N m).
+    forces : ndarray, shape (n_feet, 3)
+        Ground force on each foot, world coordinates (N).
+
+    Raises
+    ------
+    ValueError
+        If the model has no floating base, ``q`` is not one configuration, a foot is invalid,
+        or the feet cannot carry the weight wrench (fewer than three feet not on one line).
+    """
+    _floating(model, "gravity_compensation")
+    if model.nq - 7 != model.nv - 6:
+        raise ValueError("gravity_compensation needs one-variable joints below the floating base")
+    q, _, _, _ = model.check_state(q)
+    if q.ndim != 1:
+        raise ValueError("gravity_compensation takes one configuration, shape (nq,)")
+    feet = list(feet)
+    if not feet:
+        raise ValueError("feet must list at least one (body, point)")
+    for body, _ in feet:
+        if not 1 <= int(body) <= model.NB:
+            raise ValueError(f"a foot is on body {body}, not one of 1 … {model.NB}")
+    zero = np.zeros(model.nv)
+    g = rnea(model, q, zero, zero)
+    Jc = np.concatenate([point_jacobian(model, q, int(b), p) for b, p in feet])
+    base = Jc[:, :6].T  # 6 × 3 n_feet: the weight wrench's rows
+    if np.linalg.matrix_rank(base) < 6:
+        raise ValueError("the feet cannot carry the robot: need three or more feet not on a line")
+    f = np.linalg.pinv(base) @ g[:6]  # minimum-norm solution of the six base rows
+    tau = g[6:] - Jc[:, 6:].T @ f
+    return tau, f.reshape(-1, 3)
+
+
+def posture_controller(
+    model: Model, q_ref, stiffness: float, damping: float, feet=None
+) -> Callable:
     """Joint springs and dampers holding a posture: ``τ = K (q_ref - q) - D q̇`` at every joint.
 
-    The trunk (the Free joint) gets no force: only the joints act, as on the real robot.
+    The trunk (the Free joint) gets no force: only the joints act, as on the real robot.  With
+    ``feet`` the controller also compensates gravity: it adds the torques ``τ_g`` of
+    :func:`gravity_compensation` at ``q_ref`` (computed once), ``τ = τ_g + K (q_ref - q) - D q̇``,
+    so that the springs need not stretch to carry the weight.
 
     Parameters
     ----------
     model : Model
         Floating-base model whose other joints have one variable each.
     q_ref : array_like, shape (nq,)
-        The posture (only its joint entries ``q_ref[7:]`` count).
+        The posture (only its joint entries ``q_ref[7:]`` count for the springs; all of it for
+        the gravity compensation).
     stiffness, damping : float
         ``K`` (N m/rad) and ``D`` (N m s/rad), >= 0.
+    feet : list of (int, array_like of shape (3,)), optional
+        The feet on the ground at ``q_ref``: add gravity compensation.
 
     Returns
     -------
@@ -157,7 +236,8 @@ def posture_controller(model: Model, q_ref, stiffness: float, damping: float) ->
     Raises
     ------
     ValueError
-        If the model has no floating base, a joint has several variables, or a gain is negative.
+        If the model has no floating base, a joint has several variables, a gain is negative,
+        or (with ``feet``) :func:`gravity_compensation` rejects the stance.
     """
     _floating(model, "posture_controller")
     if model.nq - 7 != model.nv - 6:
@@ -165,16 +245,21 @@ def posture_controller(model: Model, q_ref, stiffness: float, damping: float) ->
     q_ref, _, _, _ = model.check_state(q_ref)
     K = nonnegative_scalar(stiffness, "stiffness")
     D = nonnegative_scalar(damping, "damping")
+    bias = np.zeros(model.nv)
+    if feet is not None:
+        bias[6:] = gravity_compensation(model, q_ref, feet)[0]
 
     def tau(t, q, v):
-        return np.r_[np.zeros(6), K * (q_ref[7:] - q[7:]) - D * v[6:]]
+        return bias + np.r_[np.zeros(6), K * (q_ref[7:] - q[7:]) - D * v[6:]]
 
     return tau
 
 
 @dataclass
 class LeggedRun:
-    """What :func:`simulate_legged` records.
+    """What :func:`simulate_legged` records (built from its Trajectory's records).
+
+    With soft contact the "impulses" are the step's spring–damper forces times its ``h``.
 
     Attributes
     ----------
@@ -202,13 +287,116 @@ class LeggedRun:
     cone_violation: np.ndarray
     penetration: np.ndarray
 
+    def until(self, t_end: float) -> LeggedRun:
+        """The part of the run up to time ``t_end`` (s): its states with ``t <= t_end`` and the
+        steps between them.
 
-def _world_tangents(res, contacts, scene: Scene) -> np.ndarray:
-    """Friction impulses of one solve summed in world x, y (the scene's tangent directions)."""
+        Raises
+        ------
+        ValueError
+            If ``t_end`` is not a number >= 0.
+        """
+        t_end = nonnegative_scalar(t_end, "t_end")
+        n = int(np.searchsorted(self.t, t_end + 1e-12 * max(1.0, t_end), side="right"))
+        n = max(n, 1)
+        steps = (self.normal, self.tangent, self.contacts, self.cone_violation)
+        return LeggedRun(
+            self.t[:n], self.q[:n], self.v[:n], *(a[: n - 1] for a in steps), self.penetration[:n]
+        )
+
+
+def _world_tangents(tangent, contacts, scene: Scene) -> np.ndarray:
+    """Friction impulses (or forces) of one step summed in world x, y (the scene's tangents)."""
     if len(contacts) == 0:
         return np.zeros(2)
-    world = np.einsum("ck,ckj->j", res.tangent, scene.tangents(contacts.normal))
+    world = np.einsum("ck,ckj->j", tangent, scene.tangents(contacts.normal))
     return world[:2]
+
+
+def _cone(normal, tangent, mu, cone, k) -> float:
+    """:func:`~spatial.solvers.friction_cone_violation` with the polygon's ``k`` when it has one."""
+    if len(normal) == 0:
+        return 0.0
+    if cone == "polygon":
+        return float(friction_cone_violation(normal, tangent, mu, cone="polygon", k=k))
+    return float(friction_cone_violation(normal, tangent, mu, cone=cone))
+
+
+class _LeggedRigid(RigidContact):
+    """:class:`RigidContact` whose steps also record the ground's impulses (:class:`LeggedRun`).
+
+    Each step adds ``normal`` (summed normal impulse, impact included), ``tangent`` (summed
+    friction impulse, world x and y) and ``cone_violation`` (of the step's and the impact's
+    impulses) to the records; ``tau`` may be a callable ``tau(t, q, v)``, held over the step.
+    """
+
+    def step(self, t, q, v, h, carry=None, *, tau=None) -> Step:
+        p, scene = self.params, self.scene
+        tau = _tau(scene, _evaluate(tau, t, q, v))
+        q, v, info = _step(scene, q, v, h, p, tau, carry)
+        k = p.k if p.k is not None else (8 if p.friction == "polyhedral" else 4)
+        cone = "polygon" if p.friction in ("polyhedral", "pyramid") else "disk"
+        res, c = info.impulses, info.contacts
+        normal = float(np.sum(res.normal))
+        tangent = _world_tangents(res.tangent, c, scene)
+        worst = _cone(res.normal, res.tangent, p.mu, cone, k) if len(c) else 0.0
+        if info.impact is not None:
+            normal += float(np.sum(info.impact.normal))
+            tangent = tangent + _world_tangents(info.impact.tangent, c, scene)
+            worst = max(worst, _cone(info.impact.normal, info.impact.tangent, p.mu, cone, k))
+        records = _step_records(info) | {
+            "normal": normal,
+            "tangent": tangent,
+            "cone_violation": worst,
+        }
+        return Step(q, v, info.h, records, info.end)
+
+
+class _LeggedSoft(SoftContact):
+    """:class:`SoftContact` with the records of :class:`_LeggedRigid`: the spring–damper
+    forces at the start of each step times ``h`` (the impulses the step applies) and their
+    distance outside the Coulomb disc."""
+
+    def step(self, t, q, v, h, carry=None, *, tau=None) -> Step:
+        scene, prm = self.scene, self.params
+        patches = carry if carry is not None else self.state
+        if patches is None:
+            patches = SurfaceState.rest(scene, q)
+        tau = _tau(scene, _evaluate(tau, t, q, v))
+        q, v, patches, info = _soft_step(scene, q, v, patches, h, prm, tau)
+        records = _step_records(info) | {
+            "normal": h * float(np.sum(info.normal)),
+            "tangent": h * _world_tangents(info.tangent, info.contacts, scene),
+            "cone_violation": h * _cone(info.normal, info.tangent, prm.mu, "disk", None),
+        }
+        return Step(q, v, h, records, patches)
+
+
+def legged_system(scene: Scene, params: ContactParams | SoftContactParams | None = None):
+    """The stepped system :func:`simulate_legged` runs: rigid or soft contact with impulse records.
+
+    Parameters
+    ----------
+    scene : Scene
+    params : ContactParams or SoftContactParams, optional
+        Rigid contact (:class:`~spatial.contact.ContactParams`, default ``ContactParams()``,
+        Featherstone §11.4–11.7) or compliant contact
+        (:class:`~spatial.contact.SoftContactParams`, §11.8).
+
+    Returns
+    -------
+    RigidContact or SoftContact
+        A subclass whose steps add ``normal``, ``tangent`` and ``cone_violation`` to the
+        records, for ``spatial.simulate(system, q0, v0, h, duration=..., tau=controller)``.
+
+    Raises
+    ------
+    ValueError
+        If ``scene`` is not a Scene or ``params`` is neither kind of parameters.
+    """
+    if isinstance(params, SoftContactParams):
+        return _LeggedSoft(scene, params)
+    return _LeggedRigid(scene, params)
 
 
 def simulate_legged(
@@ -217,58 +405,65 @@ def simulate_legged(
     v0,
     duration: float,
     h: float,
-    params: ContactParams | None = None,
+    params: ContactParams | SoftContactParams | None = None,
     controller: Callable | None = None,
 ) -> LeggedRun:
-    """Step a legged scene with rigid contact (:func:`~spatial.contact.step`) for ``duration``.
+    """Simulate a legged scene for ``duration`` with rigid or soft contact, keeping its impulses.
 
-    ``controller(t, q, v)`` gives the joint forces of each step (held over the step); every
-    step's impulses are kept (:class:`LeggedRun`).
+    A thin wrapper of the package's one loop: ``spatial.simulate(legged_system(scene, params),
+    q0, v0, h, duration=duration, tau=controller)``.  With :class:`ContactParams` each step is
+    the rigid-contact step (:func:`~spatial.contact.step`, Featherstone Table 11.1); with
+    :class:`~spatial.contact.SoftContactParams` it is the spring–damper step
+    (:func:`~spatial.contact.soft_step`, §11.8), whose recorded impulses are the step's
+    forces times ``h``.  ``controller(t, q, v)`` gives the joint forces of each step (held
+    over the step).
+
+    Returns
+    -------
+    LeggedRun
 
     Raises
     ------
     ValueError
         For an invalid state, ``duration``, ``h`` or ``params``.
     spatial.contact.LCPError
-        If a contact problem cannot be solved.
+        If a rigid contact problem cannot be solved.
+    spatial.SimulationDiverged
+        If the run blows up (e.g. a soft contact too stiff for ``h``, or joint dampers too
+        strong for ``h`` on light links swinging freely); its ``.trajectory`` is then the
+        :class:`LeggedRun` up to the last good state.
     """
     duration = positive_scalar(duration, "duration")
     h = positive_scalar(h, "h")
-    p = _params(params, scene)
-    q, v = scene.check_state(q0, v0)
-    k = p.k if p.k is not None else (8 if p.friction == "polyhedral" else 4)
-    cone = "polygon" if p.friction in ("polyhedral", "pyramid") else "disk"
-    t, start = 0.0, None
-    ts, qs, vs, normal, tangent, count, violation = [0.0], [q], [v], [], [], [], []
-    penetration = [max(0.0, -float(np.min(scene.detect(q).gap, initial=0.0)))]
-    while t < duration - 1e-12:
-        tau = np.zeros(scene.nv) if controller is None else controller(t, q, v)
-        q, v, info = _step(scene, q, v, min(h, duration - t), p, np.asarray(tau, float), start)
-        start, t = info.end, t + info.h
-        res, c = info.impulses, info.contacts
-        n_step = float(np.sum(res.normal))
-        t_step = _world_tangents(res, c, scene)
-        worst = _cone(res.normal, res.tangent, p.mu, cone, k) if len(c) else 0.0
-        if info.impact is not None:
-            n_step += float(np.sum(info.impact.normal))
-            t_step = t_step + _world_tangents(info.impact, c, scene)
-            worst = max(worst, _cone(info.impact.normal, info.impact.tangent, p.mu, cone, k))
-        ts.append(t), qs.append(q), vs.append(v), normal.append(n_step), tangent.append(t_step)
-        count.append(len(c)), violation.append(worst), penetration.append(info.penetration)
+    if params is not None and not isinstance(params, ContactParams | SoftContactParams):
+        raise ValueError(
+            f"params must be a ContactParams or SoftContactParams, got {type(params).__name__}"
+        )
+    if controller is not None and not callable(controller):
+        raise TypeError("controller must be a callable tau(t, q, v) or None")
+    system = legged_system(scene, params)
+    try:
+        traj = _simulate(system, q0, v0, h, duration=duration, tau=controller)
+    except SimulationDiverged as err:  # keep the motion up to the last good state, as a run
+        err.trajectory = _legged_run(err.trajectory)
+        raise
+    return _legged_run(traj)
+
+
+def _legged_run(traj) -> LeggedRun:
+    """A :class:`LeggedRun` from the Trajectory of :func:`legged_system` (finished or not)."""
+    r = traj.records
+
+    def steps(key, dtype=float):
+        return np.asarray(r.get(key, []), dtype=dtype)
+
     return LeggedRun(
-        np.array(ts),
-        np.array(qs),
-        np.array(vs),
-        np.array(normal),
-        np.array(tangent).reshape(-1, 2),
-        np.array(count),
-        np.array(violation),
-        np.array(penetration),
+        traj.t,
+        traj.q,
+        traj.v,
+        steps("normal").reshape(-1),
+        steps("tangent").reshape(-1, 2),
+        steps("contacts", int)[1:],
+        steps("cone_violation").reshape(-1),
+        steps("penetration"),
     )
-
-
-def _cone(normal, tangent, mu, cone, k) -> float:
-    """:func:`~spatial.solvers.friction_cone_violation` with the polygon's ``k`` when it has one."""
-    if cone == "polygon":
-        return float(friction_cone_violation(normal, tangent, mu, cone="polygon", k=k))
-    return float(friction_cone_violation(normal, tangent, mu, cone=cone))

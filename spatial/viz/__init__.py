@@ -34,6 +34,7 @@ from .frames import (
     reach_box,
 )
 from .gears import draw_gear_drive, gear_outline
+from .legged import animate_legged, draw_legged
 from .linkages import Linkage, animate_linkage, draw_linkage, linkage
 from .models import Skeleton, animate, draw_model, skeleton
 from .muscle_arm import MUSCLE_COLORS, draw_muscle_arm
@@ -50,6 +51,8 @@ from .sparsity import (
 )
 
 __all__ = [
+    "animate_legged",
+    "draw_legged",
     "AXIS_COLORS",
     "Linkage",
     "animate_members",
