@@ -40,6 +40,7 @@ MIN_FIGURES = {
     "16-time-integration": 20,
     "17-complementarity": 19,
     "18-attachments": 11,
+    "P1-quadruped": 12,
     "P2-muscle-arm": 6,
     "P3-three-formulations": 8,
 }
