@@ -262,7 +262,8 @@ def test_maximal_free_bodies_give_exact_force_jacobians():
 
 def test_maximal_kkt_step_is_backward_euler_and_every_stepper_has_its_order():
     """Without joints and gravity, maximal.kkt_step (gyroscopic="implicit") is §0.9.2's f̂ form;
-    with gravity the other steppers keep their orders on SE(3) (reference: RK4 at h/16)."""
+    with gravity the other steppers keep their orders on SE(3) (reference: RK4 at h/16, whose
+    error, ~1e-10, is 1e4 times below the smallest error measured)."""
     system, spring, T0, phi0 = free_box(gravity=(0.0, 0.0, 0.0))
     h, opts = 1e-3, dict(forces=[spring])
     kkt = sp.simulate(system, T0, phi0, h, steps=200, gyroscopic="implicit", **opts)
@@ -270,10 +271,10 @@ def test_maximal_kkt_step_is_backward_euler_and_every_stepper_has_its_order():
     assert np.abs(kkt.q - ie.q).max() < 1e-12 and np.abs(kkt.v - ie.v).max() < 1e-11
     system, spring, T0, phi0 = free_box()
     opts = dict(forces=[spring])
-    ref = sp.simulate(system, T0, phi0, 0.4 / 3200, steps=3200, integrator="rk4", **opts)
+    ref = sp.simulate(system, T0, phi0, 0.4 / 1600, steps=1600, integrator="rk4", **opts)
     for name in ("symplectic-euler", "rk4", "trapezoidal", "bridson-marino"):
         errors = []
-        for n in (50, 100, 200) if name == "rk4" else (200, 400, 800):
+        for n in (25, 50, 100) if name == "rk4" else (100, 200, 400):
             run = sp.simulate(system, T0, phi0, 0.4 / n, steps=n, integrator=name, **opts)
             errors.append(np.abs(run.v[-1] - ref.v[-1]).max())
         orders = np.log2(np.array(errors[:-1]) / errors[1:])
@@ -452,9 +453,11 @@ def apexes(z, flags):
 
 @pytest.mark.parametrize("integrator", ["rk4", "trapezoidal"])
 def test_bouncing_ball_with_located_impacts_keeps_its_apex_over_ten_bounces(integrator):
+    """Both schemes are exact on the parabola of free flight, so the apexes do not depend on h
+    (1.1e-6 off at h = 1e-3 and at 2e-3): the larger step halves the cost, not the check."""
     from spatial.integrators import Impacts
 
-    r, H, h, g = 0.1, 1.0, 1e-3, 9.81
+    r, H, h, g = 0.1, 1.0, 2e-3, 9.81
     model = ball_on_slider(r, g)
     system = model if integrator == "rk4" else Linearized(model)
     ball = Impacts(system, lambda q: q[..., 0] - r, lambda q, v: -v, integrator=integrator)
