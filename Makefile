@@ -38,7 +38,12 @@ test-notebooks: $(STAMP)
 	$(NB_ENV) $(BIN)/pytest --nbval --nbval-current-env -n 2 --dist loadscope \
 		-p no:randomly notebooks/
 
-test: lint test-lib test-notebooks test-book
+# The four parts run at once (-j4), so the cores never wait: the single-threaded book build and
+# lint overlap the test runs, and the notebook run starts without waiting for the library's last
+# slow test.  -k runs every part even when one fails; --output-sync prints each part's output in
+# one piece when it ends (its failures included), and `make test` fails if any part failed.
+test: $(STAMP)
+	@$(MAKE) --no-print-directory -k -j4 --output-sync=target lint test-lib test-notebooks test-book
 
 # The static book (book/conf.py): `make book` executes every notebook into build/executed, two
 # at a time (tools/execute_notebooks.py; widgets as static figures), then renders those copies
