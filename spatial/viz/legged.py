@@ -13,6 +13,7 @@ from .._validate import real_array
 from ..kinematics import body_poses
 from ..model import Model
 from .overlays import draw_arrows
+from .player import animation_html
 
 __all__ = ["foot_positions", "draw_legged", "animate_legged"]
 
@@ -161,8 +162,6 @@ def animate_legged(
     """
     import matplotlib.pyplot as plt
     from matplotlib.animation import FuncAnimation
-
-    from .player import animation_html
 
     i, j = _plane(plane)
     runs = [(real_array(t, "t"), real_array(q, "q")) for t, q in runs]
