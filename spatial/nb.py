@@ -36,6 +36,7 @@ __all__ = [
     "interact",
     "driving",
     "check",
+    "Checked",
     "checker",
     "fast_mode",
     "strict_mode",
@@ -457,7 +458,33 @@ def checker(exercise: str) -> Callable:
     return checkers[exercise]
 
 
-def check(exercise: str, solution: Callable) -> bool:
+class Checked:
+    """What :func:`check` returns: true when the answer passed; shown as nothing in a notebook.
+
+    A check cell ends in the call ``sp.nb.check(...)``; a plain bool there would be echoed as
+    ``True``/``False`` under the printed verdict.  Use it as a truth value (``if check(...)``).
+
+    Attributes
+    ----------
+    passed : bool
+    """
+
+    __slots__ = ("passed",)
+
+    def __init__(self, passed: bool):
+        self.passed = bool(passed)
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def __repr__(self) -> str:
+        return f"Checked(passed={self.passed})"
+
+    def _ipython_display_(self, **kwargs) -> None:
+        """Display nothing: the verdict is already printed."""
+
+
+def check(exercise: str, solution: Callable) -> Checked:
     """Check an answer to exercise ``"NN.k"`` (or milestone ``"Pn.k"``) against the reference.
 
     The answer is a function (an *implement* exercise) or a value (a *predict* or *model*
@@ -485,8 +512,9 @@ def check(exercise: str, solution: Callable) -> bool:
 
     Returns
     -------
-    bool
-        True when the answer passes.
+    Checked
+        True (as a truth value) when the answer passes.  It displays nothing, so a check cell
+        ending in this call shows only the printed verdict, not a stray ``True``/``False``.
 
     Raises
     ------
@@ -510,14 +538,14 @@ def check(exercise: str, solution: Callable) -> bool:
         if grading_mode():
             raise AssertionError(f"Exercise {exercise}: not attempted") from None
         print(f"Exercise {exercise}: not attempted yet.")
-        return False
+        return Checked(False)
     except AssertionError as err:
         if strict_mode() or grading_mode():
             raise
         print(f"Exercise {exercise}: not right yet: {err}")
-        return False
+        return Checked(False)
     print(f"Exercise {exercise}: correct.")
-    return True
+    return Checked(True)
 
 
 def robot(name: str, stand_in: Callable, **load):

@@ -42,10 +42,10 @@ def stub(*args):
 )
 def test_checkers_of_notebook_04b(monkeypatch, exercise, right, wrong):
     monkeypatch.setenv("SPATIAL_NB_STRICT", "1")
-    assert sp.nb.check(exercise, right) is True
+    assert sp.nb.check(exercise, right)
     with pytest.raises(AssertionError):
         sp.nb.check(exercise, wrong)
-    assert sp.nb.check(exercise, stub) is False
+    assert not sp.nb.check(exercise, stub)
 
 
 def test_split_force_checker_requires_a_pair(monkeypatch):

@@ -41,5 +41,5 @@ def test_slider_peak_speed():
 
 def test_through_nb_check(monkeypatch):
     monkeypatch.setenv("SPATIAL_NB_STRICT", "1")
-    assert sp.nb.check("08.5", slider_peak_by_hand()) is True
-    assert sp.nb.check("08.4", ...) is False
+    assert sp.nb.check("08.5", slider_peak_by_hand())
+    assert not sp.nb.check("08.4", ...)

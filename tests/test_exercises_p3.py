@@ -65,7 +65,7 @@ def strict(monkeypatch):
     ],
 )
 def test_right_answers_pass(strict, exercise, answer):
-    assert sp.nb.check(exercise, answer) is True
+    assert sp.nb.check(exercise, answer)
 
 
 # ----------------------------------------------------------------------------- mistakes
@@ -136,7 +136,7 @@ def test_a_stub_is_not_attempted(capsys):
     def stub(model):
         raise NotImplementedError
 
-    assert sp.nb.check("P3.2", stub) is False
+    assert not sp.nb.check("P3.2", stub)
     assert "P3.2: not attempted yet" in capsys.readouterr().out
 
 

@@ -121,13 +121,28 @@ def right(x):
 
 def test_check_non_strict(monkeypatch, capsys, ch99):
     monkeypatch.delenv("SPATIAL_NB_STRICT", raising=False)
-    assert sp.nb.check("99.1", stub) is False
+    assert not sp.nb.check("99.1", stub)
     assert "not attempted" in capsys.readouterr().out
-    assert sp.nb.check("99.1", wrong) is False
+    assert not sp.nb.check("99.1", wrong)
     out = capsys.readouterr().out
     assert "not right yet" in out and "square(3) should be 9" in out
-    assert sp.nb.check("99.1", right) is True
+    assert sp.nb.check("99.1", right)
     assert "correct" in capsys.readouterr().out
+
+
+def test_check_result_is_a_truth_value_that_a_notebook_does_not_echo(monkeypatch, capsys, ch99):
+    """A check cell ends in ``sp.nb.check(...)``: only the printed verdict shows, no ``True``."""
+    from IPython.core.formatters import DisplayFormatter
+
+    monkeypatch.delenv("SPATIAL_NB_STRICT", raising=False)
+    passed, failed = sp.nb.check("99.1", right), sp.nb.check("99.1", wrong)
+    capsys.readouterr()
+    assert bool(passed) and not failed
+    assert passed.passed is True and failed.passed is False
+    assert repr(passed) == "Checked(passed=True)"
+    for result in (passed, failed):
+        assert DisplayFormatter().format(result) == ({}, {})  # IPython's Out[] shows nothing
+    assert DisplayFormatter().format(True)[0] != {}  # (a plain bool would be shown)
 
 
 def test_check_strict_raises_for_a_wrong_answer_but_not_for_an_untouched_stub(
@@ -135,11 +150,11 @@ def test_check_strict_raises_for_a_wrong_answer_but_not_for_an_untouched_stub(
 ):
     """Strict mode (the notebook tests) fails a wrong answer; a stub is only "not attempted"."""
     monkeypatch.setenv("SPATIAL_NB_STRICT", "1")
-    assert sp.nb.check("99.1", stub) is False
+    assert not sp.nb.check("99.1", stub)
     assert "Exercise 99.1: not attempted yet." in capsys.readouterr().out
     with pytest.raises(AssertionError, match="square"):
         sp.nb.check("99.1", wrong)
-    assert sp.nb.check("99.1", right) is True
+    assert sp.nb.check("99.1", right)
 
 
 def test_check_strict_raises_for_a_reference_solution_left_as_a_stub(monkeypatch, ch99):
@@ -152,7 +167,7 @@ def test_check_strict_raises_for_a_reference_solution_left_as_a_stub(monkeypatch
     with pytest.raises(NotImplementedError):
         sp.nb.check("99.1", solution_square)
     monkeypatch.delenv("SPATIAL_NB_STRICT")
-    assert sp.nb.check("99.1", solution_square) is False  # outside the tests: only reported
+    assert not sp.nb.check("99.1", solution_square)  # outside the tests: only reported
 
 
 def test_check_unknown_exercise(ch99):
@@ -295,10 +310,10 @@ def test_checkers_accept_a_right_answer_and_reject_a_typical_mistake(
 ):
     monkeypatch.setenv("SPATIAL_NB_STRICT", "1")
     with np.errstate(all="ignore"):  # the nan-producing mistakes must fail, not warn
-        assert sp.nb.check(exercise, right_fn) is True
+        assert sp.nb.check(exercise, right_fn)
         with pytest.raises(AssertionError):
             sp.nb.check(exercise, wrong_fn)
-    assert sp.nb.check(exercise, stub) is False  # an untouched stub: "not attempted yet"
+    assert not sp.nb.check(exercise, stub)  # an untouched stub: "not attempted yet"
 
 
 def test_euler_step_checker_requires_a_pair(monkeypatch):

@@ -162,7 +162,7 @@ def test_grading_mode_fails_an_untouched_stub_and_a_wrong_answer(monkeypatch):
         sp.nb.check("01.2", crm)
     with pytest.raises(AssertionError):
         sp.nb.check("01.2", lambda v: sp.crf(v))
-    assert sp.nb.check("01.2", sp.crm) is True
+    assert sp.nb.check("01.2", sp.crm)
 
 
 @pytest.mark.skipif(not _has_nbgrader(), reason="the classroom extra (nbgrader) is not installed")

@@ -12,7 +12,7 @@ contact (:class:`~spatial.contact.RigidContact`, Featherstone §11.4–11.7) or 
 (:class:`~spatial.contact.SoftContact`, §11.8), while keeping what the whole-body checks need:
 every step's normal and friction impulses, impacts included, so that the robot's vertical
 momentum can be balanced against gravity and the ground (Newton's law for the whole system,
-Featherstone §9.4) and every impulse tested against its friction cone.
+Featherstone §9.3) and every impulse tested against its friction cone.
 """
 
 from __future__ import annotations
