@@ -192,6 +192,25 @@ def _box_position(setup, tr):
     return tr.q[:, 4:7] if setup.q0.ndim == 1 else tr.q[:, 0, :3, 3]
 
 
+@pytest.mark.parametrize("soft", [False, True])
+def test_contact_systems_take_tau_as_a_constant_or_as_a_function_of_the_state(soft):
+    setup = ct.sliding_box(mu=0.5, speed=1.0, h=4e-3, system="tree")
+    params = ct.SoftContactParams(stiffness=1e4, damping=50.0, mu=0.5) if soft else setup.params
+    system = (ct.SoftContact if soft else ct.RigidContact)(setup.scene, params)
+    push = np.linspace(-0.4, 0.6, setup.scene.nv)
+    calls = []
+
+    def tau(t, q, v):
+        calls.append(t)
+        return push
+
+    run = [sp.simulate(system, setup.q0, setup.v0, 4e-3, duration=0.04, tau=f) for f in (push, tau)]
+    free = sp.simulate(system, setup.q0, setup.v0, 4e-3, duration=0.04)
+    np.testing.assert_array_equal(run[0].v, run[1].v)
+    assert np.abs(run[0].v - free.v).max() > 1e-3  # the push acts
+    np.testing.assert_allclose(calls, run[1].t[:-1], rtol=0, atol=1e-15)  # once per step
+
+
 @pytest.mark.parametrize("friction", ["polyhedral", "box", "pyramid", "gauss-seidel"])
 def test_sliding_distance_on_the_floor(friction):
     mu, v, h = 0.5, 2.0, 4e-3

@@ -30,12 +30,11 @@ from ..model import Model
 from ..simulation import SimulationDiverged
 from ..simulation import simulate as _simulate
 from ..solvers import friction_cone_violation
-from ..systems import Step, _evaluate
 from ..vectors import unplux
 from .geometry import Plane, Points
 from .scene import Scene
-from .soft import SoftContact, SoftContactParams, SurfaceState, _soft_step
-from .stepping import ContactParams, RigidContact, _step, _step_records, _tau
+from .soft import SoftContact, SoftContactParams
+from .stepping import ContactParams, RigidContact, _step_records
 
 __all__ = [
     "LeggedRun",
@@ -327,29 +326,30 @@ class _LeggedRigid(RigidContact):
 
     Each step adds ``normal`` (summed normal impulse, impact included), ``tangent`` (summed
     friction impulse, world x and y) and ``cone_violation`` (of the step's and the impact's
-    impulses) to the records; ``tau`` may be a callable ``tau(t, q, v)``, held over the step.
+    impulses) to the records.
     """
 
-    def step(self, t, q, v, h, carry=None, *, tau=None) -> Step:
-        p, scene = self.params, self.scene
-        tau = _tau(scene, _evaluate(tau, t, q, v))
-        q, v, info = _step(scene, q, v, h, p, tau, carry)
-        k = p.k if p.k is not None else (8 if p.friction == "polyhedral" else 4)
-        cone = "polygon" if p.friction in ("polyhedral", "pyramid") else "disk"
+    def __init__(self, scene: Scene, params: ContactParams | None = None):
+        super().__init__(scene, params)
+        p = self.params
+        self._k = p.k if p.k is not None else (8 if p.friction == "polyhedral" else 4)
+        self._cone = "polygon" if p.friction in ("polyhedral", "pyramid") else "disk"
+
+    def _records(self, info) -> dict:
+        mu, cone, k, scene = self.params.mu, self._cone, self._k, self.scene
         res, c = info.impulses, info.contacts
         normal = float(np.sum(res.normal))
         tangent = _world_tangents(res.tangent, c, scene)
-        worst = _cone(res.normal, res.tangent, p.mu, cone, k) if len(c) else 0.0
+        worst = _cone(res.normal, res.tangent, mu, cone, k) if len(c) else 0.0
         if info.impact is not None:
             normal += float(np.sum(info.impact.normal))
             tangent = tangent + _world_tangents(info.impact.tangent, c, scene)
-            worst = max(worst, _cone(info.impact.normal, info.impact.tangent, p.mu, cone, k))
-        records = _step_records(info) | {
+            worst = max(worst, _cone(info.impact.normal, info.impact.tangent, mu, cone, k))
+        return _step_records(info) | {
             "normal": normal,
             "tangent": tangent,
             "cone_violation": worst,
         }
-        return Step(q, v, info.h, records, info.end)
 
 
 class _LeggedSoft(SoftContact):
@@ -357,19 +357,13 @@ class _LeggedSoft(SoftContact):
     forces at the start of each step times ``h`` (the impulses the step applies) and their
     distance outside the Coulomb disc."""
 
-    def step(self, t, q, v, h, carry=None, *, tau=None) -> Step:
-        scene, prm = self.scene, self.params
-        patches = carry if carry is not None else self.state
-        if patches is None:
-            patches = SurfaceState.rest(scene, q)
-        tau = _tau(scene, _evaluate(tau, t, q, v))
-        q, v, patches, info = _soft_step(scene, q, v, patches, h, prm, tau)
-        records = _step_records(info) | {
+    def _records(self, info, h: float) -> dict:
+        mu, scene = self.params.mu, self.scene
+        return _step_records(info) | {
             "normal": h * float(np.sum(info.normal)),
             "tangent": h * _world_tangents(info.tangent, info.contacts, scene),
-            "cone_violation": h * _cone(info.normal, info.tangent, prm.mu, "disk", None),
+            "cone_violation": h * _cone(info.normal, info.tangent, mu, "disk", None),
         }
-        return Step(q, v, h, records, patches)
 
 
 def legged_system(scene: Scene, params: ContactParams | SoftContactParams | None = None):

@@ -39,7 +39,7 @@ import numpy as np
 from .._validate import as_scalar_array, nonnegative_scalar, positive_scalar
 from ..simulation import Trajectory
 from ..simulation import simulate as _simulate
-from ..systems import Step
+from ..systems import Step, _evaluate
 from .scene import Contacts, Scene
 from .stepping import SceneSystem, _penetration, _step_records, _tau
 
@@ -421,6 +421,7 @@ class SoftContact(SceneSystem):
     ``penetration``, ``contacts`` (candidates carrying a force) and, for the records to match
     :class:`~spatial.contact.RigidContact`'s, ``impact`` (None), ``event`` (False) and
     ``fallbacks`` (0): soft contact has no impulses, events or complementarity problems.
+    ``tau`` is a constant array or a callable ``tau(t, q, v)``, held over the step.
     """
 
     def __init__(self, scene: Scene, params: SoftContactParams, state: SurfaceState | None = None):
@@ -432,9 +433,13 @@ class SoftContact(SceneSystem):
         patches = carry if carry is not None else self.state
         if patches is None:
             patches = SurfaceState.rest(self.scene, q)
-        tau = _tau(self.scene, tau)
+        tau = _tau(self.scene, _evaluate(tau, t, q, v))
         q, v, patches, info = _soft_step(self.scene, q, v, patches, h, self.params, tau)
-        return Step(q, v, h, _step_records(info), patches)
+        return Step(q, v, h, self._records(info, h), patches)
+
+    def _records(self, info: SoftStepInfo, h: float) -> dict:
+        """The records of one step of length ``h`` (a subclass may add its own)."""
+        return _step_records(info)
 
 
 def simulate_soft(

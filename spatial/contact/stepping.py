@@ -50,7 +50,7 @@ from ..solvers.friction import FrictionResult
 from ..solvers.impulses import FRICTION_MODELS, _impulse_options
 from ..solvers.lcp import LCPError, _lemke
 from ..solvers.pgs import _pgs
-from ..systems import Step
+from ..systems import Step, _evaluate
 from .impact import ImpactResult, _impact, restitution_coefficient
 from .scene import Contacts, Scene
 
@@ -439,7 +439,8 @@ class RigidContact(SceneSystem):
     current contacts), ``impact`` (the :class:`~spatial.contact.ImpactResult` of a collision
     resolved at the start of the step, else None), ``event`` (the step was shortened to a
     contact gain) and ``fallbacks`` (contact problems Gauss–Seidel solved instead); the
-    contacts found at the end of a step start the next (the step's ``carry``).
+    contacts found at the end of a step start the next (the step's ``carry``).  ``tau`` is a
+    constant array or a callable ``tau(t, q, v)``, held over the step.
     """
 
     def __init__(self, scene: Scene, params: ContactParams | None = None):
@@ -447,8 +448,13 @@ class RigidContact(SceneSystem):
         self.params = _params(params, scene)
 
     def step(self, t, q, v, h, carry=None, *, tau=None) -> Step:
-        q, v, info = _step(self.scene, q, v, h, self.params, _tau(self.scene, tau), carry)
-        return Step(q, v, info.h, _step_records(info), info.end)
+        tau = _tau(self.scene, _evaluate(tau, t, q, v))
+        q, v, info = _step(self.scene, q, v, h, self.params, tau, carry)
+        return Step(q, v, info.h, self._records(info), info.end)
+
+    def _records(self, info: StepInfo) -> dict:
+        """The records of one step (a subclass may add its own)."""
+        return _step_records(info)
 
 
 def simulate(
