@@ -28,16 +28,21 @@ def _plane(plane: str) -> tuple[int, int]:
 
 def foot_positions(model: Model, feet, q) -> np.ndarray:
     """World positions of the feet at ``q``, shape (n_feet, 3)."""
-    poses = body_poses(model, q)
+    return _feet(body_poses(model, q), feet)
+
+
+def _feet(poses: np.ndarray, feet) -> np.ndarray:
+    """The feet's world positions from the bodies' world frames ``poses``."""
     return np.array([(poses[int(b)] @ np.r_[np.asarray(p, float), 1.0])[:3] for b, p in feet])
 
 
 def _figure(model: Model, feet, q, i: int, j: int):
-    """The stick figure projected on coordinates ``i, j``: link polyline (NaN-separated),
-    joints (NB, 2) and feet (n_feet, 2).  Every joint is joined to its parent's (the floating
-    base's own joint, from the world, is not drawn) and each foot's body to its foot."""
+    """The stick figure projected on coordinates ``i, j``: link polyline (NaN-separated) and
+    joints (NB, 2), and the feet's world positions (n_feet, 3).  Every joint is joined to its
+    parent's (the floating base's own joint, from the world, is not drawn) and each foot's body
+    to its foot."""
     poses = body_poses(model, q)
-    tips = foot_positions(model, feet, q)
+    tips = _feet(poses, feet)
     segments = [(poses[model.parent[b]][:3, 3], poses[b][:3, 3]) for b in range(2, model.NB + 1)]
     segments += [(poses[int(b)][:3, 3], tip) for (b, _), tip in zip(feet, tips, strict=True)]
     xs, ys = [], []
@@ -45,7 +50,7 @@ def _figure(model: Model, feet, q, i: int, j: int):
         xs += [a[i], b[i], np.nan]
         ys += [a[j], b[j], np.nan]
     joints = np.array([poses[b][:3, 3] for b in range(1, model.NB + 1)])
-    return (xs, ys), joints[:, [i, j]], tips[:, [i, j]]
+    return (xs, ys), joints[:, [i, j]], tips
 
 
 def draw_legged(
@@ -102,13 +107,12 @@ def draw_legged(
                       label=label)  # fmt: skip
     artists += ax.plot(joints[:, 0], joints[:, 1], "o", color=color, mfc="white", mew=1.5,
                        ms=5, alpha=alpha)  # fmt: skip
-    artists += ax.plot(tips[:, 0], tips[:, 1], "v", color="C3", ms=7, alpha=alpha)
+    artists += ax.plot(tips[:, i], tips[:, j], "v", color="C3", ms=7, alpha=alpha)
     if forces is not None:
         forces = real_array(forces, "forces")
         if forces.shape != (len(feet), 3):
             raise ValueError(f"forces must have shape ({len(feet)}, 3), got {forces.shape}")
-        world = foot_positions(model, feet, q)
-        artists.append(draw_arrows(ax, world, forces, scale=scale, plane=plane, color="C1"))
+        artists.append(draw_arrows(ax, tips, forces, scale=scale, plane=plane, color="C1"))
     if ground:
         artists.append(ax.axhline(0.0, color="k", lw=3, zorder=0))
     return artists
@@ -195,7 +199,7 @@ def animate_legged(
             (xs, ys), at_joints, at_feet = _figure(model, feet, q[row[k]], i, j)
             links.set_data(xs, ys)
             joints.set_data(at_joints[:, 0], at_joints[:, 1])
-            tips.set_data(at_feet[:, 0], at_feet[:, 1])
+            tips.set_data(at_feet[:, i], at_feet[:, j])
             ax.set_title(f"{title}  t = {t[row[k]]:.2f} s".strip(), fontsize=9)
 
     draw(0)
