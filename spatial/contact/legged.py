@@ -48,9 +48,29 @@ __all__ = [
 ]
 
 
-def _floating(model: Model, what: str) -> None:
+def _floating(model: Model, what: str, one_variable: bool = False) -> None:
+    """Refuse a model without a floating base (and, if asked, with multi-variable joints)."""
     if not isinstance(model, Model) or model.NB < 1 or not isinstance(model.joints[1], Free):
         raise ValueError(f"{what} needs a floating-base Model (body 1 on a Free joint)")
+    if one_variable and model.nq - 7 != model.nv - 6:
+        raise ValueError(f"{what} needs one-variable joints below the floating base")
+
+
+def _one_configuration(model: Model, q, what: str) -> np.ndarray:
+    """``q`` validated as one configuration of ``model``, shape (nq,)."""
+    q, _, _, _ = model.check_state(q)
+    if q.ndim != 1:
+        raise ValueError(f"{what} takes one configuration, shape (nq,)")
+    return q
+
+
+def _check_feet(model: Model, feet) -> list:
+    """``feet`` as a list, each on one of the bodies 1 … NB."""
+    feet = list(feet)
+    for body, _ in feet:
+        if not 1 <= int(body) <= model.NB:
+            raise ValueError(f"a foot is on body {body}, not one of 1 … {model.NB}")
+    return feet
 
 
 def foot_points(model: Model, suffix: str = "_FOOT") -> list[tuple[int, np.ndarray]]:
@@ -115,9 +135,7 @@ def ground_scene(model: Model, feet) -> Scene:
     scene = Scene(model)
     scene.add(0, Plane([0.0, 0.0, 1.0], 0.0), name="ground")
     by_body: dict[int, list] = {}
-    for body, point in feet:
-        if not 1 <= int(body) <= model.NB:
-            raise ValueError(f"a foot is on body {body}, not one of 1 … {model.NB}")
+    for body, point in _check_feet(model, feet):
         by_body.setdefault(int(body), []).append(np.asarray(point, dtype=float))
     for body, points in by_body.items():
         scene.add(body, Points(np.array(points)), name=f"feet of {model.names[body]}")
@@ -134,9 +152,7 @@ def stand_on_ground(model: Model, q, feet, height: float = 0.0) -> np.ndarray:
     """
     _floating(model, "stand_on_ground")
     height = nonnegative_scalar(height, "height")
-    q, _, _, _ = model.check_state(q)
-    if q.ndim != 1:
-        raise ValueError("stand_on_ground takes one configuration, shape (nq,)")
+    q = _one_configuration(model, q, "stand_on_ground")
     poses = body_poses(model, q)
     lowest = min(float((poses[b] @ np.r_[p, 1.0])[2]) for b, p in feet)
     out = q.copy()
@@ -182,18 +198,11 @@ def gravity_compensation(model: Model, q, feet) -> tuple[np.ndarray, np.ndarray]
         If the model has no floating base, ``q`` is not one configuration, a foot is invalid,
         or the feet cannot carry the weight wrench (fewer than three feet not on one line).
     """
-    _floating(model, "gravity_compensation")
-    if model.nq - 7 != model.nv - 6:
-        raise ValueError("gravity_compensation needs one-variable joints below the floating base")
-    q, _, _, _ = model.check_state(q)
-    if q.ndim != 1:
-        raise ValueError("gravity_compensation takes one configuration, shape (nq,)")
-    feet = list(feet)
+    _floating(model, "gravity_compensation", one_variable=True)
+    q = _one_configuration(model, q, "gravity_compensation")
+    feet = _check_feet(model, feet)
     if not feet:
         raise ValueError("feet must list at least one (body, point)")
-    for body, _ in feet:
-        if not 1 <= int(body) <= model.NB:
-            raise ValueError(f"a foot is on body {body}, not one of 1 … {model.NB}")
     zero = np.zeros(model.nv)
     g = rnea(model, q, zero, zero)
     Jc = np.concatenate([point_jacobian(model, q, int(b), p) for b, p in feet])
@@ -238,9 +247,7 @@ def posture_controller(
         If the model has no floating base, a joint has several variables, a gain is negative,
         or (with ``feet``) :func:`gravity_compensation` rejects the stance.
     """
-    _floating(model, "posture_controller")
-    if model.nq - 7 != model.nv - 6:
-        raise ValueError("posture_controller needs one-variable joints below the floating base")
+    _floating(model, "posture_controller", one_variable=True)
     q_ref, _, _, _ = model.check_state(q_ref)
     K = nonnegative_scalar(stiffness, "stiffness")
     D = nonnegative_scalar(damping, "damping")
