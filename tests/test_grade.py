@@ -60,8 +60,9 @@ STUDENTS = {
     "dee": _notebook(
         RIGHT, first="import numpy as np\nimport no_such_module\nimport spatial as sp\n"
     ),
-    "eve": _notebook(
-        RIGHT | {"crm": "while True:\n        pass"}, before=["while True:\n    pass\n"]
+    "eve": _notebook(  # loops that wait rather than spin, so the test does not burn a core
+        RIGHT | {"crm": "while True:\n        time.sleep(0.01)"},
+        before=["import time\nwhile True:\n    time.sleep(0.01)\n"],
     ),
     "fay": _notebook(RIGHT, drop=("crm",)),
 }
@@ -85,7 +86,7 @@ def graded(tmp_path_factory):
         (submissions / student).mkdir()
         (submissions / student / NAME).write_text(json.dumps(notebook))
     (submissions / "gus").mkdir()  # handed in nothing
-    args = [str(submissions), "--course", str(course), "--cell-timeout", "8"]
+    args = [str(submissions), "--course", str(course), "--cell-timeout", "8", "--jobs", "4"]
     assert grade.main(args + ["--check-timeout", "4", "--notebook-timeout", "120"]) == 0
     return submissions
 
@@ -149,3 +150,9 @@ def test_a_project_is_graded_from_its_folder_like_a_chapter(tmp_path):
         rows = list(csv.reader(table))
     assert rows == [["student", "P3.4", "passed"], ["ada", "passed", "1"],
                     ["ben", "not attempted", "0"]]  # fmt: skip
+
+
+def test_jobs_must_be_positive(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        grade.main([str(tmp_path), "--jobs", "0"])
+    assert "--jobs must be at least 1, got 0" in capsys.readouterr().err

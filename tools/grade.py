@@ -27,7 +27,10 @@ or into ``--out``.  One student's code never stops the grading of the others.
 The grader trusts the machine it runs on, as nbgrader does: a student's code runs with the
 grader's permissions.  Run it in a container or as an unprivileged user for a real class.
 
-Usage: ``python tools/grade.py SUBMISSIONS [--course notebooks] [--out DIR]
+Students are graded side by side, ``--jobs`` at a time (default: one per core); each student's
+notebooks still run one after the other.
+
+Usage: ``python tools/grade.py SUBMISSIONS [--course notebooks] [--out DIR] [--jobs N]
 [--cell-timeout 120] [--notebook-timeout 600] [--check-timeout 60]``.
 """
 
@@ -42,6 +45,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -228,6 +232,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--cell-timeout", type=int, default=120)
     parser.add_argument("--notebook-timeout", type=int, default=600)
     parser.add_argument("--check-timeout", type=int, default=60)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
     if args.worker:  # one notebook, in its own process group: submissions is the notebook
         exercises = [e for e in course_exercises(args.course) if e.notebook == args.course_notebook]
@@ -239,12 +244,17 @@ def main(argv: list[str]) -> int:
     exercises = course_exercises(args.course)
     limits = {"cell": args.cell_timeout, "notebook": args.notebook_timeout}
     limits |= {"check": args.check_timeout, "course": args.course.resolve()}
+    if args.jobs < 1:
+        parser.error(f"--jobs must be at least 1, got {args.jobs}")
     students = sorted(p for p in args.submissions.iterdir() if p.is_dir() and p.name != "feedback")
     grades = {}
-    for folder in students:
-        grades[folder.name] = grade_student(folder, exercises, limits)
-        passed = sum(o.status == "passed" for o in grades[folder.name].values())
-        print(f"{folder.name}: {passed} of {len(exercises)} passed")
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:  # each student is a subprocess
+        for folder, outcomes in zip(
+            students, pool.map(lambda f: grade_student(f, exercises, limits), students), strict=True
+        ):
+            grades[folder.name] = outcomes
+            passed = sum(o.status == "passed" for o in outcomes.values())
+            print(f"{folder.name}: {passed} of {len(exercises)} passed")
     out = args.out or args.submissions
     write_reports(grades, exercises, out)
     print(f"wrote {out / 'grades.csv'} and {len(grades)} feedback files in {out / 'feedback'}")
