@@ -1,4 +1,8 @@
 # Every target sets up .venv itself from pyproject.toml (re-installing when it changes).
+# Python's compiled-module cache stays on for every command here, even where the environment turns it
+# off (PYTHONDONTWRITEBYTECODE, common in containers): otherwise each test worker, notebook kernel and
+# grader process compiles the package, its tests and the imported libraries again from source.
+unexport PYTHONDONTWRITEBYTECODE
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
