@@ -85,6 +85,45 @@ def test_animation_html_wraps_a_real_funcanimation():
     assert re.search(r"value=\"once\"[^>]*\n\s*checked", shown.data)  # kwargs reached to_jshtml
 
 
+def test_animation_html_draws_each_frame_once_and_as_matplotlib_does():
+    # the frames equal matplotlib's own player's (a figure laid out once by tight_layout, as the
+    # animations of spatial.viz are), drawn once per frame instead of twice; the canvas is restored
+    def make():
+        fig, ax = plt.subplots(figsize=(2.0, 1.5), dpi=30)
+        (line,) = ax.plot([0, 1], [0, 1])
+        ax.set(xlabel="x (m)", ylabel="y (m)")
+        fig.tight_layout()
+        return fig, FuncAnimation(fig, lambda k: line.set_ydata([0, k]), frames=5)
+
+    fig, anim = make()
+    raw = anim.to_jshtml()
+    plt.close(fig)
+    fig, anim = make()
+    engine, draws = fig.get_layout_engine(), []
+    fig.canvas.mpl_connect("draw_event", lambda event: draws.append(event))
+    html = sp.viz.animation_html(anim).data
+    plt.close(fig)
+    assert FRAME.findall(html) == FRAME.findall(raw)
+    assert len(draws) == 5  # matplotlib's own player draws each frame three times
+    assert fig.get_layout_engine() is engine and "draw_idle" not in vars(fig.canvas)
+
+
+def test_frame_indices_are_evenly_spaced_and_fewer_in_fast_mode(monkeypatch):
+    monkeypatch.delenv("SPATIAL_NB_FAST", raising=False)
+    assert sp.viz.player.frame_indices(5, 60).tolist() == [0, 1, 2, 3, 4]
+    assert sp.viz.player.frame_indices(201, 5).tolist() == [0, 50, 100, 150, 200]
+    assert sp.viz.player.frame_count(60) == 60
+    monkeypatch.setenv("SPATIAL_NB_FAST", "1")
+    assert sp.viz.player.frame_count(60) == sp.viz.player.FAST_FRAMES == 12
+    shown = sp.viz.player.frame_indices(200, 60)
+    assert len(shown) == 12 and shown[0] == 0 and shown[-1] == 199
+    assert sp.viz.player.frame_count(5) == 5
+    monkeypatch.setenv("SPATIAL_NB_FAST", "0")
+    assert sp.viz.player.frame_count(60) == 60
+    with pytest.raises(ValueError, match="max_frames must be ≥ 1, got 0"):
+        sp.viz.player.frame_indices(10, 0)
+
+
 def test_animate_gives_an_offline_player():
     model = builders.double_pendulum()
     qs = np.stack([np.linspace(0.0, 1.0, 10), np.linspace(0.5, -0.5, 10)], -1)

@@ -25,7 +25,7 @@ from ..inertia import principal_axes
 from ..planar import embed_vector
 from ..se3 import _as_frame
 from ..vectors import point_velocity
-from .player import animation_html
+from .player import animation_html, frame_indices
 
 __all__ = [
     "box_edges",
@@ -424,10 +424,7 @@ def animate_rigid_body(
         raise ValueError(f"times must have shape ({len(poses)},), got {np.shape(times)}")
     if set(body_axes) - set("xyz"):
         raise ValueError(f"body_axes must be letters of 'xyz', got {body_axes!r}")
-    if max_frames < 1:
-        raise ValueError(f"max_frames must be ≥ 1, got {max_frames!r}")
-    frames = np.unique(np.linspace(0, len(poses) - 1, min(max_frames, len(poses))).round())
-    frames = frames.astype(int)
+    frames = frame_indices(len(poses), max_frames)
     edges = _polyline(box_edges(size, poses))  # (T, 36, 3)
     length = 0.6 * size.max() if axes_length is None else positive_scalar(axes_length, "length")
     path = None

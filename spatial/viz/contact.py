@@ -21,7 +21,7 @@ from .._validate import real_array
 from ..contact import geometry as geo
 from ..model import Model
 from .models import _PLANES, _check_plane, draw_model
-from .player import animation_html
+from .player import animation_html, frame_indices
 
 __all__ = ["draw_scene", "draw_contacts", "animate_scene"]
 
@@ -249,9 +249,7 @@ def animate_scene(
         raise ValueError("qs must hold at least one configuration")
     if times is not None and len(times) != len(qs):
         raise ValueError(f"times must have {len(qs)} entries, got {len(times)}")
-    if max_frames < 1:
-        raise ValueError(f"max_frames must be ≥ 1, got {max_frames!r}")
-    frames = np.unique(np.linspace(0, len(qs) - 1, min(max_frames, len(qs))).round().astype(int))
+    frames = frame_indices(len(qs), max_frames)
     fig, ax = plt.subplots(figsize=figsize, dpi=70)
     i, j = _PLANES[plane]
     if limits is None:

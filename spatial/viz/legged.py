@@ -13,7 +13,7 @@ from .._validate import real_array
 from ..kinematics import body_poses
 from ..model import Model
 from .overlays import draw_arrows
-from .player import animation_html
+from .player import animation_html, frame_count
 
 __all__ = ["foot_positions", "draw_legged", "animate_legged"]
 
@@ -176,10 +176,8 @@ def animate_legged(
     titles = [""] * len(runs) if titles is None else list(titles)
     if len(titles) != len(runs):
         raise ValueError(f"titles must have one entry per run ({len(runs)})")
-    if max_frames < 1:
-        raise ValueError(f"max_frames must be >= 1, got {max_frames!r}")
     end = max(float(t[-1]) for t, _ in runs)
-    clock = np.linspace(0.0, end, max_frames)
+    clock = np.linspace(0.0, end, frame_count(max_frames))
     figsize = figsize or (3.6 * len(runs), 3.0)
     fig, axes = plt.subplots(1, len(runs), figsize=figsize, dpi=70, squeeze=False)
     axes = axes[0]
@@ -204,7 +202,7 @@ def animate_legged(
 
     draw(0)
     fig.tight_layout()
-    anim = FuncAnimation(fig, draw, frames=max_frames, interval=interval)
+    anim = FuncAnimation(fig, draw, frames=len(clock), interval=interval)
     html = animation_html(anim)
     plt.close(fig)
     return html

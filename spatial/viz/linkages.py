@@ -34,7 +34,7 @@ from ..kinematics import body_poses
 from ..model import Model
 from ..vectors import unplux
 from .models import _check_plane, _coords, _is_3d, _polyline
-from .player import animation_html
+from .player import animation_html, frame_indices
 
 __all__ = ["Linkage", "linkage", "draw_linkage", "animate_linkage"]
 
@@ -401,9 +401,7 @@ def animate_linkage(
         raise ValueError(f"labels must give one label per motion ({len(drawings)})")
     if times is not None and np.shape(times) != (n,):
         raise ValueError(f"times must have shape ({n},), got {np.shape(times)}")
-    if max_frames < 1:
-        raise ValueError(f"max_frames must be ≥ 1, got {max_frames!r}")
-    frames = np.unique(np.linspace(0, n - 1, min(max_frames, n)).round().astype(int))
+    frames = frame_indices(n, max_frames)
 
     def stamp(k):  # the title's time
         return "" if times is None else f"  t = {float(np.asarray(times)[k]):.2f} s"

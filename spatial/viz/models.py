@@ -26,7 +26,7 @@ from ..kinematics import body_poses
 from ..model import Model
 from ..vectors import unplux
 from .frames import cube_axes
-from .player import animation_html
+from .player import animation_html, frame_indices
 
 __all__ = ["Skeleton", "skeleton", "draw_model", "animate"]
 
@@ -254,9 +254,7 @@ def animate(
         raise ValueError(f"times must have shape ({len(qs)},), got {np.shape(times)}")
     if trace is not None and not 1 <= trace <= model.NB:
         raise ValueError(f"trace must be a body number in 1 … {model.NB}, got {trace!r}")
-    if max_frames < 1:
-        raise ValueError(f"max_frames must be ≥ 1, got {max_frames!r}")
-    frames = np.unique(np.linspace(0, len(qs) - 1, min(max_frames, len(qs))).round().astype(int))
+    frames = frame_indices(len(qs), max_frames)
     sk = skeleton(model, qs)  # validates qs and gives the extent of the motion
 
     fig = plt.figure(figsize=figsize, dpi=70)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..forces import sueda_curves
-from .player import animation_html
+from .player import animation_html, frame_indices
 
 __all__ = ["operating_point", "draw_arm", "animate_arm", "MUSCLE_COLORS"]
 
@@ -226,9 +226,7 @@ def animate_arm(
     n = len(times)
     if theta.shape != (n,) or any(v.shape != (n,) for v in acts.values()):
         raise ValueError("theta and every activation must have the shape of times, (n,)")
-    if max_frames < 1:
-        raise ValueError(f"max_frames must be ≥ 1, got {max_frames!r}")
-    shown = np.unique(np.linspace(0, n - 1, min(max_frames, n)).round().astype(int))
+    shown = frame_indices(n, max_frames)
     fig, ax = plt.subplots(figsize=(4.2, 4.6), dpi=70)
     art = draw_arm(ax, arm, theta[0], {k: v[0] for k, v in acts.items()})
     ax.set(xlim=(-0.15, 0.40), ylim=(-0.55, 0.08))

@@ -24,7 +24,7 @@ from .models import (
     draw_model,
     skeleton,
 )
-from .player import animation_html
+from .player import animation_html, frame_indices
 
 __all__ = ["animate_members", "draw_arrows", "draw_poses"]
 
@@ -232,9 +232,7 @@ def animate_members(
         raise ValueError(f"times must have shape ({n_frames},), got {np.shape(times)}")
     if trace is not None and not 1 <= trace <= model.NB:
         raise ValueError(f"trace must be a body number in 1 … {model.NB}, got {trace!r}")
-    if max_frames < 1:
-        raise ValueError(f"max_frames must be ≥ 1, got {max_frames!r}")
-    frames = np.unique(np.linspace(0, n_frames - 1, min(max_frames, n_frames)).round().astype(int))
+    frames = frame_indices(n_frames, max_frames)
     sk = skeleton(model, qs)
 
     fig = plt.figure(figsize=figsize, dpi=70)

@@ -16,9 +16,25 @@ rewrite (a new icon, a missing link), rather than returning a player that is hal
 
 from __future__ import annotations
 
+import os
 import re
 
-__all__ = ["PLAYER_SYMBOLS", "animation_html", "offline_player"]
+import numpy as np
+from matplotlib.layout_engine import PlaceHolderLayoutEngine
+
+__all__ = [
+    "FAST_FRAMES",
+    "PLAYER_SYMBOLS",
+    "animation_html",
+    "frame_count",
+    "frame_indices",
+    "offline_player",
+]
+
+#: In fast mode (``SPATIAL_NB_FAST``, the notebooks' test runs) an animation has at most this many
+#: frames: each frame is rendered as a PNG, and the tests check that the player is made, not how
+#: smoothly it plays.
+FAST_FRAMES = 12
 
 _LEFT = "\N{BLACK LEFT-POINTING TRIANGLE}\N{VARIATION SELECTOR-15}"  # text, not emoji, style
 _RIGHT = "\N{BLACK RIGHT-POINTING TRIANGLE}\N{VARIATION SELECTOR-15}"
@@ -45,6 +61,34 @@ _REMOTE_STYLESHEET = re.compile(
 )
 #: An icon element, ``<i class="..."></i>``.
 _ICON = re.compile(r"<i\s+class=\"([^\"]*)\"\s*>\s*</i>")
+
+
+def frame_count(max_frames: int) -> int:
+    """How many frames an animation asked for ``max_frames`` gets: ``max_frames`` itself, or at
+    most :data:`FAST_FRAMES` in fast mode (``SPATIAL_NB_FAST`` set).
+
+    Raises
+    ------
+    ValueError
+        If ``max_frames < 1``.
+    """
+    if max_frames < 1:
+        raise ValueError(f"max_frames must be ≥ 1, got {max_frames!r}")
+    if os.environ.get("SPATIAL_NB_FAST", "").strip().lower() not in ("", "0", "false", "no"):
+        return min(max_frames, FAST_FRAMES)
+    return max_frames
+
+
+def frame_indices(n: int, max_frames: int) -> np.ndarray:
+    """Which of ``n`` samples become an animation's frames: at most :func:`frame_count`
+    ``(max_frames)`` of them, evenly spaced, the first and the last included.
+
+    Raises
+    ------
+    ValueError
+        If ``max_frames < 1``.
+    """
+    return np.unique(np.linspace(0, n - 1, min(frame_count(max_frames), n)).round().astype(int))
 
 
 def offline_player(html: str) -> str:
@@ -130,4 +174,21 @@ def animation_html(animation, **kwargs):
             f"animation must be a matplotlib Animation (with to_jshtml), "
             f"got {type(animation).__name__}"
         )
-    return HTML(offline_player(animation.to_jshtml(**kwargs)))
+    figure = getattr(animation, "_fig", None)  # matplotlib's Animation keeps its figure here
+    if figure is None:
+        return HTML(offline_player(animation.to_jshtml(**kwargs)))
+    # Saving draws each frame up to three times: a refresh of the canvas after the frame's update
+    # (for a screen that nobody watches here), a layout pass when the figure has a layout engine
+    # (``tight_layout()`` leaves a placeholder engine that lays out nothing) and the image.  Skip
+    # the refresh and the placeholder: one draw per frame, the same images, a third of the time.
+    # (A real engine, e.g. constrained layout, keeps its pass: it lays the figure out anew.)
+    engine = figure.get_layout_engine()
+    if isinstance(engine, PlaceHolderLayoutEngine):
+        figure.set_layout_engine(None)
+    figure.canvas.draw_idle = lambda *args, **kwargs: None
+    try:
+        html = animation.to_jshtml(**kwargs)
+    finally:
+        del figure.canvas.draw_idle
+        figure.set_layout_engine(engine)
+    return HTML(offline_player(html))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validate import as_float_array, positive_scalar
-from .player import animation_html
+from .player import animation_html, frame_indices
 
 __all__ = ["coil", "draw_spring", "box_outline", "draw_box", "draw_axes", "animate_boxes"]
 
@@ -268,9 +268,7 @@ def animate_boxes(
             f"times must have shape ({n},) like the longest run, got {np.shape(times)}"
         )
     positive_scalar(extent, "extent")
-    if max_frames < 1:
-        raise ValueError(f"max_frames must be ≥ 1, got {max_frames!r}")
-    shown = np.unique(np.linspace(0, n - 1, min(max_frames, n)).round().astype(int))
+    shown = frame_indices(n, max_frames)
 
     fig, axs = plt.subplots(1, len(frames), figsize=(panel * len(frames), panel + 0.4), dpi=70)
     axs = np.atleast_1d(axs)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..vectors import unplux
-from .player import animation_html
+from .player import animation_html, frame_indices
 
 __all__ = ["surface_points", "joint_frames", "draw_on_surface", "animate_on_surface"]
 
@@ -160,9 +160,7 @@ def animate_on_surface(
         raise ValueError(f"frames must have shape (T, 4, 4), got {F.shape}")
     if times is not None and np.shape(times) != (len(F),):
         raise ValueError(f"times must have shape ({len(F)},), got {np.shape(times)}")
-    if max_frames < 1:
-        raise ValueError(f"max_frames must be ≥ 1, got {max_frames!r}")
-    shown = np.unique(np.linspace(0, len(F) - 1, min(max_frames, len(F))).round().astype(int))
+    shown = frame_indices(len(F), max_frames)
     fig = plt.figure(figsize=(5.0, 4.4), dpi=70)
     ax = fig.add_subplot(projection="3d")
     draw_on_surface(ax, points)
