@@ -42,6 +42,10 @@ __all__ = [
 ]
 
 
+_H_ENTRIES = np.array([16, 5, 9])  # I[2, 4], I[0, 5], I[1, 3]: h₁, h₂, h₃ of h×
+_M_ENTRIES = np.array([21, 28, 35])  # the diagonal of the m 1 block
+
+
 class FactoredTransform(NamedTuple):
     """``X = rot @ xlt``: ``rot = blkdiag(E, E)`` and ``xlt = [[1, 0], [-r×, 1]]`` (Table 2.2).
 
@@ -108,7 +112,11 @@ def factored_force_T(X: FactoredTransform, f: np.ndarray) -> np.ndarray:
 
 def factored_force_T_columns(X: FactoredTransform, F: np.ndarray) -> np.ndarray:
     """``Xᵀ F`` for ``F`` (..., 6, k) whose columns are forces (:func:`factored_force_T`)."""
-    return T(X.xlt) @ (T(X.rot) @ F)
+    G = T(X.rot) @ F
+    if X.xlt.ndim == 2:  # a constant xlt(r): one product for the whole batch (BLAS)
+        G_rows = G.swapaxes(-1, -2)  # (..., k, 6): the columns as rows, Gᵀ xlt = (xltᵀ G)ᵀ
+        return (G_rows.reshape(-1, 6) @ X.xlt).reshape(G_rows.shape).swapaxes(-1, -2)
+    return T(X.xlt) @ G
 
 
 def factored_inertia_T(X: FactoredTransform, I: np.ndarray) -> np.ndarray:
@@ -120,15 +128,16 @@ def factored_inertia_T(X: FactoredTransform, I: np.ndarray) -> np.ndarray:
     are computed.  The result is a 6x6 rigid-body inertia again.
     """
     E, r = X.E, X.r
+    rx = T(X.xlt[..., 3:, :3])  # r× = (-r×)ᵀ
     Ibar, m = I[..., :3, :3], I[..., 3, 3]
-    h = np.stack([I[..., 2, 4], I[..., 0, 5], I[..., 1, 3]], -1)  # h× is the upper-right block
+    h = I.reshape(I.shape[:-2] + (36,))[..., _H_ENTRIES]  # h× is the upper-right block
     y = mTv(E, h)
     h_new = y + m[..., None] * r
-    rx, h_x = skew_matrix(np.broadcast_to(r, h_new.shape)), skew_matrix(h_new)
+    h_x = skew_matrix(h_new)
     Z = symmetric(T(E) @ Ibar @ E - rx @ skew_matrix(y) - h_x @ rx)
     out = np.zeros(Z.shape[:-2] + (6, 6), np.result_type(Z, h_new, np.float64))
     out[..., :3, :3] = Z
     out[..., :3, 3:] = h_x
-    out[..., 3:, :3] = -h_x
-    out[..., 3:, 3:] = m[..., None, None] * np.eye(3)
+    out[..., 3:, :3] = T(h_x)  # -h× = (h×)ᵀ
+    out.reshape(out.shape[:-2] + (36,))[..., _M_ENTRIES] = m[..., None]
     return out
