@@ -113,7 +113,7 @@ def factored_force_T(X: FactoredTransform, f: np.ndarray) -> np.ndarray:
 def factored_force_T_columns(X: FactoredTransform, F: np.ndarray) -> np.ndarray:
     """``Xᵀ F`` for ``F`` (..., 6, k) whose columns are forces (:func:`factored_force_T`)."""
     G = T(X.rot) @ F
-    if X.xlt.ndim == 2:  # a constant xlt(r): one product for the whole batch (BLAS)
+    if X.xlt.ndim == 2 and G.ndim > 2:  # a constant xlt(r): one product for the whole batch
         G_rows = G.swapaxes(-1, -2)  # (..., k, 6): the columns as rows, Gᵀ xlt = (xltᵀ G)ᵀ
         return (G_rows.reshape(-1, 6) @ X.xlt).reshape(G_rows.shape).swapaxes(-1, -2)
     return T(X.xlt) @ G
@@ -135,7 +135,7 @@ def factored_inertia_T(X: FactoredTransform, I: np.ndarray) -> np.ndarray:
     h_new = y + m[..., None] * r
     h_x = skew_matrix(h_new)
     Z = symmetric(T(E) @ Ibar @ E - rx @ skew_matrix(y) - h_x @ rx)
-    out = np.zeros(Z.shape[:-2] + (6, 6), np.result_type(Z, h_new, np.float64))
+    out = np.zeros(Z.shape[:-2] + (6, 6), np.result_type(Z, h_new))
     out[..., :3, :3] = Z
     out[..., :3, 3:] = h_x
     out[..., 3:, :3] = T(h_x)  # -h× = (h×)ᵀ
