@@ -167,12 +167,12 @@ def dense_cost(algorithm: str, n) -> Cost:
 
     Examples
     --------
-    On GU(7) the package's RNEA performs about nine times the operations of Table 10.1's
+    On GU(7) the package's RNEA performs about eight and a half times the operations of Table 10.1's
     best row:
 
     >>> from spatial import cost
     >>> str(cost.dense_cost("RNEA", 7)), str(cost.table_10_1_cost("RNEA", 7))
-    ('4698m + 4163a', '543m + 467a')
+    ('4572m + 4037a', '543m + 467a')
     """
     return dense_row(algorithm).cost(n)
 

@@ -74,7 +74,7 @@ def crba(model: Model, q) -> np.ndarray:
 
 def _crba(model: Model, q: np.ndarray) -> np.ndarray:
     """Table 6.2 on a validated ``q``, with the transforms as ``rot(E) xlt(r)`` (Table A.4)."""
-    X = _tree_factors(model, _tree_transforms(model, q))  # ^iX_λ(i) = rot(E_i) xlt(r_i)
+    X = _tree_factors(model, _tree_transforms(model, q), overwrite=True)  # rot(E_i) xlt(r_i)
     S = [None] + [
         _joint_motion(model, i, q[..., model.q_index[i]])[0] for i in range(1, model.NB + 1)
     ]

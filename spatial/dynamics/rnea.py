@@ -60,8 +60,8 @@ def _rnea(model: Model, q, qd, qdd, f_ext) -> tuple[np.ndarray, list]:
     v = [np.zeros(batch + (6,), dtype)]
     a = [np.broadcast_to(-model.a_grav.astype(dtype), batch + (6,))]  # gravity (§5.3)
     S, f, X0 = [None], [np.zeros(batch + (6,), dtype)], [np.eye(6, dtype=dtype)]
-    Xup = _tree_transforms(model, q)  # ^iX_λ(i) = X_J X_T(i) of every body
-    X = _tree_factors(model, Xup)  # ... as rot(E) xlt(r): the primitives of Table A.4
+    # ^iX_λ(i) = X_J X_T(i) of every body, as rot(E) xlt(r): the primitives of Table A.4
+    X = _tree_factors(model, _tree_transforms(model, q), overwrite=True)
     for i in range(1, model.NB + 1):
         p = model.parent[i]
         S_i, v_J, c_J = _joint_motion(model, i, q[..., model.q_index[i]], qd[..., model.v_index[i]])
@@ -82,7 +82,7 @@ def _rnea(model: Model, q, qd, qdd, f_ext) -> tuple[np.ndarray, list]:
         I_w = _mv(I[..., :, :3], v[i][..., :3])  # I_i w: the columns of I_i that ω_i meets
         f.append(_mv(I, a[i] + _mv(w_cross, v[i])) - _mTv(w_cross, I_w))
         if f_ext is not None:
-            X0.append(Xup[i] @ X0[p])
+            X0.append(X[i].rot @ (X[i].xlt @ X0[p]))  # ^iX_0 = ^iX_λ(i) λ(i)X_0
             f[i] = f[i] - apply_force(X0[i], f_ext[..., i, :])
     tau = np.zeros(batch + (model.nv,), dtype)
     for i in range(model.NB, 0, -1):
