@@ -78,12 +78,20 @@ def T(X: np.ndarray) -> np.ndarray:
 
 
 def mv(X: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """``X @ v`` over batches, for ``X`` (..., n, m) and ``v`` (..., m)."""
+    """``X @ v`` over batches, for ``X`` (..., n, m) and ``v`` (..., m).
+
+    A single matrix (a constant of the model) times a batch of vectors is one product
+    ``v Xᵀ`` (BLAS), not a stack of small ones.
+    """
+    if X.ndim == 2:
+        return v @ X.T
     return (X @ v[..., None])[..., 0]
 
 
 def mTv(X: np.ndarray, f: np.ndarray) -> np.ndarray:
     """``Xᵀ @ f`` over batches; with ``X = ^iX_λ(i)`` this is ``^λ(i)X_i* f``."""
+    if X.ndim == 2:
+        return f @ X
     return (f[..., None, :] @ X)[..., 0, :]
 
 

@@ -41,6 +41,7 @@ from ._validate import as_array
 from .model import Model
 from .se3 import material_jacobian
 from .vectors import pluho, point_acceleration, unskew
+from .vectors.factored import FactoredTransform, factor_transform, translation, translation_of
 
 __all__ = [
     "forward_kinematics",
@@ -93,6 +94,53 @@ def _tree_transforms(model: Model, q: np.ndarray) -> list:
             X_J = model.joints[i].transform(q[..., model.q_index[i]])
             Xup[i] = (X_J @ model.X_tree[i]).astype(q.dtype, copy=False)
     return Xup
+
+
+def _tree_translations(model: Model, dtype) -> list:
+    """``r_i`` of ``^iX_λ(i) = rot(E_i) xlt(r_i)`` for the bodies whose joint never translates.
+
+    When ``X_J`` is a pure rotation (the joint's :meth:`~spatial.joints.Joint.transform_basis`
+    has zero lower-left blocks: revolute joints), ``^iX_λ(i) = rot(E_J E_T) xlt(r_T)``, so
+    ``r_i = r_T(i)`` is a constant of the model (Table A.4's ``X_1 X_2``); its factor
+    ``xlt(r_i)`` is kept too.  ``None`` for the other bodies.  Kept until a joint or tree
+    transform is replaced.
+    """
+
+    def compute():
+        out = [None] * (model.NB + 1)
+        for i in range(1, model.NB + 1):
+            basis = model.joints[i].transform_basis()
+            if basis is None or np.any(basis[0][:, 3:, :3]) or np.any(basis[1][3:, :3]):
+                continue
+            r = translation_of(np.asarray(model.X_tree[i], dtype))
+            xlt = translation(r).astype(dtype)
+            r.flags.writeable = xlt.flags.writeable = False
+            out[i] = (r, xlt)
+        return out
+
+    return model._cached(("translations", np.dtype(dtype)), (*model.joints, *model.X_tree), compute)
+
+
+def _tree_factors(model: Model, Xup: list, overwrite: bool = False) -> list:
+    """``Xup[i]`` as its factors ``rot(E_i) xlt(r_i)`` (a ``FactoredTransform``, Table A.4).
+
+    ``r_i`` is the model's constant when the joint does not translate
+    (:func:`_tree_translations`), else it is recovered from ``Xup[i]``.  Entry 0 is ``None``.
+    With ``overwrite`` the factors ``rot(E_i)`` are ``Xup[i]`` itself, its lower-left block
+    zeroed in place (the caller no longer needs ``Xup``): no copy per body.
+    """
+    dtype = Xup[1].dtype if model.NB else model.dtype
+    constant = _tree_translations(model, model.dtype if dtype.kind == "O" else dtype)
+    out = [None] * (model.NB + 1)
+    for i in range(1, model.NB + 1):
+        known = constant[i]
+        if known is None:
+            out[i] = factor_transform(Xup[i])
+        else:
+            rot = Xup[i] if overwrite and Xup[i].flags.writeable else Xup[i].copy()
+            rot[..., 3:, :3] = 0.0
+            out[i] = FactoredTransform(rot, known[1], known[0])
+    return out
 
 
 def _joint_motion(model: Model, i: int, q_i: np.ndarray, qd_i=None):

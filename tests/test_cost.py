@@ -141,16 +141,20 @@ def _adds(k):
     return cost.Cost(0, k)
 
 
-# one body of the RNEA (Table 5.1) as spatial.rnea computes it, by line
+# one body of the RNEA (Table 5.1) as spatial.rnea computes it, by line, for a body whose parent
+# moves (body 1 multiplies the base's numeric v_0 = 0 and a_0 = -a_g: products of plain numbers
+# are not counted).  The transforms are applied as rot(E) (xlt(r) v), two 6x6 products; f_i
+# as I (a + w × v) + w ×* (I w) with w = [ω; 0] (I w: the 6x3 columns of I times ω)
 RNEA_BODY = {
-    "ⁱX_λ(i) = X_J X_T(i)": _product(1, 2, 36) + _adds(36),  # [cos, sin] @ K, + K_0
+    # [cos, sin] @ K, + K_0, less the 9 entries of the lower-left block that rot(E) zeroes
+    "ⁱX_λ(i) = X_J X_T(i)": _product(1, 2, 36) + _adds(36) + cost.Cost(-18, -18),
     "[X_J, S_i, v_J, c_J] = jcalc": _product(6, 1, 1),  # v_J = S q̇
-    "v_i =": _product(6, 6, 1) + _adds(6),
+    "v_i =": 2 * _product(6, 6, 1) + _adds(6),
     "v_i ×": _product(1, 6, 36),  # v @ (6, 36) basis
-    "a_i =": 2 * _product(6, 6, 1) + _product(6, 1, 1) + _adds(12),
-    "f_i =": 3 * _product(6, 6, 1) + _adds(6),
+    "a_i =": 3 * _product(6, 6, 1) + _product(6, 1, 1) + _adds(12),
+    "f_i =": 3 * _product(6, 6, 1) + _product(6, 3, 1) + _adds(12),
     "τ_i": _product(1, 6, 1),
-    "f_λ(i)": _product(6, 6, 1) + _adds(6),
+    "f_λ(i)": 2 * _product(6, 6, 1) + _adds(6),
 }
 
 
@@ -158,27 +162,41 @@ def _sum(costs):
     return sum(costs, cost.Cost(0, 0))
 
 
-@pytest.mark.parametrize("n", [1, 2, 3])
-def test_dense_rnea_counts_equal_the_product_sizes(n):
-    lines = cost.dense_lines("RNEA", n)
-    assert _sum(line.cost for line in lines) == n * _sum(RNEA_BODY.values())
-    assert _sum(RNEA_BODY.values()) == cost.Cost(558, 497)
+def test_dense_rnea_counts_equal_the_product_sizes():
+    """Each line's cost grows by the product sizes of one body from GU(2) to GU(3)."""
+    lines = {n: cost.dense_lines("RNEA", n) for n in (2, 3)}
+    assert _sum(RNEA_BODY.values()) == cost.Cost(666, 587)
     for key, per_body in RNEA_BODY.items():
-        (line,) = [line for line in lines if line.book.startswith("Table 5.1: " + key)]
-        assert line.cost == n * per_body, key
-    assert cost.dense_cost("RNEA", n) == n * cost.Cost(558, 497)
+        found = {}
+        for n in (2, 3):
+            matching = [line for line in lines[n] if line.book.startswith("Table 5.1: " + key)]
+            found[n] = _sum(line.cost for line in matching)
+        assert found[3] + (-1) * found[2] == per_body, key
+    assert cost.dense_cost("RNEA", 3) + (-1) * cost.dense_cost("RNEA", 2) == cost.Cost(666, 587)
 
 
 def test_dense_crba_and_aba_counts_equal_the_product_sizes():
     n = 3
     transforms = n * (_product(1, 2, 36) + _adds(36))
-    # CRBA: the forward pass's ^iX_0 (6x6x6 each), line 7 ((n-1) two 6x6x6 products and a
-    # 6x6 sum), line 13 (n(n-1)/2 6x6 times 6x1); the selections with S = e_3 are free
+    # CRBA: the transforms, less the lower-left blocks of ^iX_λ(i) that the factored form
+    # never reads (9 entries of [cos, sin] @ K + K_0 each); line 7 ((n-1) compact transforms
+    # of Table A.4's X^T I X, below, and a 6x6 sum); line 13 (n(n-1)/2 times two 6x6 times 6x1
+    # products, rot(E)ᵀ then xlt(r)ᵀ); the selections with S = e_3 are free
+    skew = _product(1, 3, 9)  # a 3-vector times the (3, 9) basis of eq. 2.23
+    rx = (
+        _product(1, 3, 3)  # y = Eᵀ h
+        + cost.Cost(3, 3)  # y + m r
+        + 2 * skew  # (y + m r)×, y×
+        + 2 * _product(3, 3, 3)  # Eᵀ Ī E
+        + 2 * _product(3, 3, 3)  # r× y×, (y + m r)× r×
+        + _adds(18)  # the two subtractions (m 1 is written in place: no products)
+        + _adds(36)  # I^c_λ(i) + …
+    )
     crba = (
         transforms
-        + n * _product(6, 6, 6)
-        + (n - 1) * (2 * _product(6, 6, 6) + _adds(36))
-        + (n * (n - 1) // 2) * _product(6, 6, 1)
+        + n * cost.Cost(-18, -18)
+        + (n - 1) * rx
+        + (n * (n - 1) // 2) * (2 * _product(6, 6, 1))
     )
     assert cost.dense_cost("CRBA", n) == crba
     # ABA, Table 7.1 by pass: per body in pass 1 v_J = q̇ S, v× (1x6 times 6x36), I v and the
@@ -208,9 +226,9 @@ def test_dense_rows_are_polynomials_in_n():
     for name in ("RNEA", "CRBA", "ABA"):
         counted = _sum(line.cost for line in cost.dense_lines(name, 5))
         assert cost.dense_cost(name, 5) == counted
-    assert cost.dense_row("RNEA").mul == (0, 558, 0)
-    assert cost.dense_row("CRBA").mul[0] == 18  # 36m for each of n(n - 1)/2 runs of line 13
-    assert np.array_equal(cost.dense_cost("RNEA", np.array([1, 2])).mul, [558, 1116])
+    assert cost.dense_row("RNEA").mul[:2] == (0, 666)
+    assert cost.dense_row("CRBA").mul[0] == 36  # 72m for each of n(n - 1)/2 runs of line 13
+    assert np.array_equal(np.diff(cost.dense_cost("RNEA", np.array([2, 3])).mul), [666])
 
 
 def test_dense_counts_bad_input_is_named():

@@ -20,13 +20,21 @@ from __future__ import annotations
 import numpy as np
 
 from .._batched import T as _T
-from .._batched import force_cross_bar, symmetric, xinv  # unvalidated: X_J is a joint's
+from .._batched import force_cross_bar, xinv  # unvalidated: X_J is a joint's
 from .._batched import mTv as _mTv
 from .._batched import mv as _mv
 from ..joints import Joint, Reversed
-from ..kinematics import _forward_pass, _S_T_times, _times_S
+from ..kinematics import (
+    _forward_pass,
+    _joint_motion,
+    _S_T_times,
+    _times_S,
+    _tree_factors,
+    _tree_transforms,
+)
 from ..model import Model
 from ..vectors import crf, crm, cross_motion
+from ..vectors.factored import factored_force_T_columns, factored_inertia_T
 
 __all__ = ["crba", "inertia_product", "coriolis_matrix"]
 
@@ -65,22 +73,24 @@ def crba(model: Model, q) -> np.ndarray:
 
 
 def _crba(model: Model, q: np.ndarray) -> np.ndarray:
-    """Table 6.2 on a validated ``q``."""
-    fp = _forward_pass(model, q)
-    Xup, S = fp.Xup, fp.S
+    """Table 6.2 on a validated ``q``, with the transforms as ``rot(E) xlt(r)`` (Table A.4)."""
+    X = _tree_factors(model, _tree_transforms(model, q), overwrite=True)  # rot(E_i) xlt(r_i)
+    S = [None] + [
+        _joint_motion(model, i, q[..., model.q_index[i]])[0] for i in range(1, model.NB + 1)
+    ]
     H = np.zeros(q.shape[:-1] + (model.nv, model.nv), q.dtype)
     Ic = [None] + [model.inertia[i] for i in range(1, model.NB + 1)]
     axis = [None] + [model.unit_motion_axis(i) for i in range(1, model.NB + 1)]  # S = e_k
     for i in range(model.NB, 0, -1):
         p = model.parent[i]
-        if p != 0:
-            Ic[p] = symmetric(Ic[p] + _T(Xup[i]) @ Ic[i] @ Xup[i])
+        if p != 0:  # eq. 6.17, in compact form (Table A.4's X^T I X: m, h, Ī)
+            Ic[p] = Ic[p] + factored_inertia_T(X[i], Ic[i])
         F = _times_S(Ic[i], S[i], axis[i])
         ii = model.v_index[i]
         H[..., ii, ii] = _S_T_times(S[i], F, axis[i])
         j = i
         while model.parent[j] != 0:
-            F = _T(Xup[j]) @ F
+            F = factored_force_T_columns(X[j], F)  # ^λ(j)X_j* F: 24m + 18a per column
             j = model.parent[j]
             jj = model.v_index[j]
             H[..., jj, ii] = _S_T_times(S[j], F, axis[j])

@@ -29,9 +29,10 @@ from .._validate import as_array
 from .._validate import broadcast_batch as _batch_shape  # the one batch-shape message
 from ..inertia import inertia_params
 from ..joints import Revolute
-from ..kinematics import _joint_motion, _tree_transforms
+from ..kinematics import _joint_motion, _tree_factors, _tree_transforms
 from ..model import Model
 from ..vectors import unplux
+from ..vectors.factored import factored_force_T, factored_motion
 
 __all__ = ["rnea", "bias_force", "joint_forces", "rnea_3d"]
 
@@ -59,26 +60,35 @@ def _rnea(model: Model, q, qd, qdd, f_ext) -> tuple[np.ndarray, list]:
     v = [np.zeros(batch + (6,), dtype)]
     a = [np.broadcast_to(-model.a_grav.astype(dtype), batch + (6,))]  # gravity (§5.3)
     S, f, X0 = [None], [np.zeros(batch + (6,), dtype)], [np.eye(6, dtype=dtype)]
-    Xup = _tree_transforms(model, q)  # ^iX_λ(i) = X_J X_T(i) of every body
+    # ^iX_λ(i) = X_J X_T(i) of every body, as rot(E) xlt(r): the primitives of Table A.4
+    X = _tree_factors(model, _tree_transforms(model, q), overwrite=True)
     for i in range(1, model.NB + 1):
         p = model.parent[i]
         S_i, v_J, c_J = _joint_motion(model, i, q[..., model.q_index[i]], qd[..., model.v_index[i]])
         S.append(S_i)
-        v.append(_mv(Xup[i], v[p]) + v_J)
+        v.append(factored_motion(X[i], v[p]) + v_J)  # eq. 5.18; X v: 24m + 18a (Table A.4)
         v_cross = crm_matrix(v[i])  # v_i×, and v_i×* = -(v_i×)ᵀ
-        a.append(_mv(Xup[i], a[p]) + _mv(S_i, qdd[..., model.v_index[i]]) + _mv(v_cross, v_J))
+        a.append(
+            factored_motion(X[i], a[p]) + _mv(S_i, qdd[..., model.v_index[i]]) + _mv(v_cross, v_J)
+        )  # eq. 5.19
         if c_J is not None:  # joints with a constant S have c_J = 0
             a[i] = a[i] + c_J
+        w_cross = v_cross.copy()  # w× for w = [ω_i; 0]: v_i× without its v_O× block
+        w_cross[..., 3:, :3] = 0.0
+        # f_i = I_i a_i + v_i ×* I_i v_i, evaluated as I_i (a_i + w × v_i) + w ×* I_i w: equal
+        # for a rigid-body inertia (the v_O terms cancel: v_O × m v_O = 0, and the two mixed
+        # terms sum to I_i (w × v_i) by the Jacobi identity), 57m + 45a instead of 66m + 54a
         I = model.inertia[i]
-        f.append(_mv(I, a[i]) - _mTv(v_cross, _mv(I, v[i])))
+        I_w = _mv(I[..., :, :3], v[i][..., :3])  # I_i w: the columns of I_i that ω_i meets
+        f.append(_mv(I, a[i] + _mv(w_cross, v[i])) - _mTv(w_cross, I_w))
         if f_ext is not None:
-            X0.append(Xup[i] @ X0[p])
+            X0.append(X[i].rot @ (X[i].xlt @ X0[p]))  # ^iX_0 = ^iX_λ(i) λ(i)X_0
             f[i] = f[i] - apply_force(X0[i], f_ext[..., i, :])
     tau = np.zeros(batch + (model.nv,), dtype)
     for i in range(model.NB, 0, -1):
-        tau[..., model.v_index[i]] = _mTv(S[i], f[i])
+        tau[..., model.v_index[i]] = _mTv(S[i], f[i])  # eq. 5.11
         p = model.parent[i]
-        f[p] = f[p] + _mTv(Xup[i], f[i])
+        f[p] = f[p] + factored_force_T(X[i], f[i])  # eq. 5.20; ^λX_i* f: 24m + 18a
     return tau, f
 
 

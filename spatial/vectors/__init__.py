@@ -18,6 +18,9 @@ What is where:
   :func:`apply_force`, :func:`inv_force`, :func:`transform_inertia`,
   :func:`inv_transform_inertia`, and :func:`transform_dyadic` for the four kinds of spatial
   dyadic (eqs. 2.25–2.26, 2.66, Tables 2.5 and A.4);
+* :mod:`.factored` — unvalidated kernels for the recursive algorithms: a transform kept as its
+  factors ``rot(E) xlt(r)`` and applied by Table A.4's formulas (``X v``, ``Xᵀ f``, ``Xᵀ I X``
+  of a rigid-body inertia in compact form); not re-exported here;
 * :mod:`.cross` — spatial cross products: :func:`crm`, :func:`crf`, :func:`cross_motion`,
   :func:`cross_force` (§2.9, eqs. 2.31–2.34);
 * :mod:`.points` — body-fixed points: :func:`transform_point`, :func:`point_velocity`,
