@@ -193,8 +193,9 @@ def _core(system, name: str):
 
     The loop validates the state once (``check_state``) and checks every result, so a system
     may offer cores that skip validating ``q`` and ``v`` again (``TreeSystem._accelerations``,
-    ``TreeSystem._integrate``).  A core is used only if the class that defines the method
-    defines the core too, so that a subclass overriding the method is never bypassed.
+    ``TreeSystem._integrate``, ``maximal.System._force_jacobians``).  A core is used only if
+    the class that defines the method defines the core too, so that a subclass overriding the
+    method is never bypassed.
     """
     for klass in type(system).__mro__:
         if name in vars(klass):
@@ -211,6 +212,8 @@ class _Guarded:
         self._system, self.stage = system, 0
         self._accelerations = _core(system, "accelerations")
         self.integrate = _core(system, "integrate")
+        if hasattr(system, "force_jacobians"):  # the implicit integrators' hook
+            self.force_jacobians = _core(system, "force_jacobians")
 
     def __getattr__(self, name: str):
         return getattr(self._system, name)
