@@ -231,13 +231,21 @@ def exp_so3(w) -> np.ndarray:
     return _exp_so3(as_array(w, "w", (3,)))
 
 
-def _exp_so3(w: np.ndarray) -> np.ndarray:
-    """:func:`exp_so3` of a rotation vector already validated (internal callers)."""
+def _so3_powers(w: np.ndarray) -> tuple:
+    """``θ = |w|``, ``[w]``, ``[w]²`` and ``(1 - cos θ)/θ²``: what exp and ``V`` share."""
     theta = np.linalg.norm(w, axis=-1)
     W = skew_matrix(w)
-    A = _sinc(theta)[..., None, None]
-    B = _one_minus_cos_over_t2(theta)[..., None, None]
-    return _EYE3 + A * W + B * (W @ W)
+    return theta, W, W @ W, _one_minus_cos_over_t2(theta)[..., None, None]
+
+
+def _rodrigues(theta, W, W2, B) -> np.ndarray:
+    """``1 + (sin θ / θ) [w] + B [w]²`` from :func:`_so3_powers` (Sueda eq. 1.10)."""
+    return _EYE3 + _sinc(theta)[..., None, None] * W + B * W2
+
+
+def _exp_so3(w: np.ndarray) -> np.ndarray:
+    """:func:`exp_so3` of a rotation vector already validated (internal callers)."""
+    return _rodrigues(*_so3_powers(w))
 
 
 def log_so3(R) -> np.ndarray:
@@ -277,6 +285,8 @@ def _log_so3(R: np.ndarray) -> np.ndarray:
     theta = np.arctan2(sin_t, c)
     # small and moderate angles: w = θ / sin θ · s
     w_skew = s / _sinc(theta)[..., None]
+    if (c >= 0.0).all():  # no angle beyond π/2: the np.where below would pick w_skew throughout
+        return w_skew
     # angles beyond π/2: axis from the symmetric part, n nᵀ = ((R + Rᵀ)/2 - c) / (1 - c)
     nnT = (0.5 * (R + np.swapaxes(R, -1, -2)) - c[..., None, None] * _EYE3) / np.maximum(
         1.0 - c, 1.0
@@ -291,11 +301,12 @@ def _log_so3(R: np.ndarray) -> np.ndarray:
 
 def _so3_left_jacobian(w: np.ndarray) -> np.ndarray:
     """``V = 1 + ((1 - cos θ)/θ²) [w] + ((θ - sin θ)/θ³) [w]²``, the translation part of exp."""
-    theta = np.linalg.norm(w, axis=-1)
-    W = skew_matrix(w)
-    B = _one_minus_cos_over_t2(theta)[..., None, None]
-    C = _t_minus_sin_over_t3(theta)[..., None, None]
-    return _EYE3 + B * W + C * (W @ W)
+    return _left_jacobian(*_so3_powers(w))
+
+
+def _left_jacobian(theta, W, W2, B) -> np.ndarray:
+    """``V = 1 + B [w] + ((θ - sin θ)/θ³) [w]²`` from :func:`_so3_powers`."""
+    return _EYE3 + B * W + _t_minus_sin_over_t3(theta)[..., None, None] * W2
 
 
 def _so3_left_jacobian_inverse(w: np.ndarray) -> np.ndarray:
@@ -338,8 +349,9 @@ def _exp_se3(phi: np.ndarray) -> np.ndarray:
     """:func:`exp_se3` of a twist already validated (internal callers)."""
     w, v = phi[..., :3], phi[..., 3:]
     T = np.zeros(phi.shape[:-1] + (4, 4))
-    T[..., :3, :3] = _exp_so3(w)
-    T[..., :3, 3] = (_so3_left_jacobian(w) @ v[..., None])[..., 0]
+    powers = _so3_powers(w)  # computed once for the rotation and V
+    T[..., :3, :3] = _rodrigues(*powers)
+    T[..., :3, 3] = (_left_jacobian(*powers) @ v[..., None])[..., 0]
     T[..., 3, 3] = 1.0
     return T
 
