@@ -172,9 +172,13 @@ def positive_scalars(values, names) -> list[float]:
     return [positive_scalar(x, name) for x, name in zip(values, names, strict=True)]
 
 
+_EYE3 = np.eye(3)
+_EYE3.flags.writeable = False
+
+
 def require_rotation(E: np.ndarray, name: str = "E", tol: float = 1e-8) -> None:
     """Raise ``ValueError`` unless every ``E[..., :, :]`` is a rotation (EᵀE = 1, det E = +1)."""
-    err = np.abs(np.swapaxes(E, -1, -2) @ E - np.eye(3)).max(initial=0.0)
+    err = np.abs(np.swapaxes(E, -1, -2) @ E - _EYE3).max(initial=0.0)
     if err > tol:
         raise ValueError(f"{name} is not orthonormal (max |EᵀE - 1| = {err:.2e} > {tol:g})")
     if np.any(np.linalg.det(E) < 0):

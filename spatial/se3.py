@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._batched import skew_matrix
 from ._validate import as_array, require_rotation
-from .vectors import crm, skew, unskew
+from .vectors import _unskew, crm, skew, unskew
 
 __all__ = [
     "frame",
@@ -38,11 +39,17 @@ __all__ = [
 # Taylor series (truncated after the θ⁸ term, so the remainder is below 1e-17 relative).
 _SMALL_ANGLE = 0.1
 
+# the 3x3 identity, built once (read-only: every use adds it into a new array)
+_EYE3 = np.eye(3)
+_EYE3.flags.writeable = False
+_LAST_ROW = np.array([0.0, 0.0, 0.0, 1.0])
+_LAST_ROW.flags.writeable = False
+
 
 def _as_frame(T, name: str = "T", tol: float = 1e-8) -> np.ndarray:
     """Validate that ``T`` is a rigid 4x4 frame ``[[R, p], [0, 1]]`` with ``R`` a rotation."""
     T = as_array(T, name, (4, 4))
-    err = np.abs(T[..., 3, :] - np.array([0.0, 0.0, 0.0, 1.0])).max(initial=0.0)
+    err = np.abs(T[..., 3, :] - _LAST_ROW).max(initial=0.0)
     if err > tol:
         raise ValueError(f"{name} is not a rigid frame: its last row must be [0, 0, 0, 1]")
     require_rotation(T[..., :3, :3], f"the rotation block of {name}", tol)
@@ -165,10 +172,14 @@ def unbracket(M) -> np.ndarray:
 def _taylor_or(theta: np.ndarray, series: tuple[float, ...], closed) -> np.ndarray:
     """Evaluate ``closed(θ)`` or, for θ below ``_SMALL_ANGLE``, the series ``Σ cₖ θ^(2k)``."""
     small = theta < _SMALL_ANGLE
+    if not small.any():  # only the closed form is needed (the same values as the np.where below)
+        return np.asarray(closed(theta))
     t2 = theta * theta
     taylor = np.zeros_like(theta)
     for c in reversed(series):
         taylor = taylor * t2 + c
+    if small.all():
+        return taylor
     safe = np.where(small, 1.0, theta)
     return np.where(small, taylor, closed(safe))
 
@@ -217,12 +228,24 @@ def exp_so3(w) -> np.ndarray:
     ValueError
         If ``w`` is not of shape (..., 3) or is not finite.
     """
-    w = as_array(w, "w", (3,))
+    return _exp_so3(as_array(w, "w", (3,)))
+
+
+def _so3_powers(w: np.ndarray) -> tuple:
+    """``θ = |w|``, ``[w]``, ``[w]²`` and ``(1 - cos θ)/θ²``: what exp and ``V`` share."""
     theta = np.linalg.norm(w, axis=-1)
-    W = skew(w)
-    A = _sinc(theta)[..., None, None]
-    B = _one_minus_cos_over_t2(theta)[..., None, None]
-    return np.eye(3) + A * W + B * (W @ W)
+    W = skew_matrix(w)
+    return theta, W, W @ W, _one_minus_cos_over_t2(theta)[..., None, None]
+
+
+def _rodrigues(theta, W, W2, B) -> np.ndarray:
+    """``1 + (sin θ / θ) [w] + B [w]²`` from :func:`_so3_powers` (Sueda eq. 1.10)."""
+    return _EYE3 + _sinc(theta)[..., None, None] * W + B * W2
+
+
+def _exp_so3(w: np.ndarray) -> np.ndarray:
+    """:func:`exp_so3` of a rotation vector already validated (internal callers)."""
+    return _rodrigues(*_so3_powers(w))
 
 
 def log_so3(R) -> np.ndarray:
@@ -256,14 +279,16 @@ def log_so3(R) -> np.ndarray:
 
 def _log_so3(R: np.ndarray) -> np.ndarray:
     """:func:`log_so3` of a rotation already validated (internal callers)."""
-    s = unskew(R)
+    s = _unskew(R)
     c = 0.5 * (np.trace(R, axis1=-2, axis2=-1) - 1.0)
     sin_t = np.linalg.norm(s, axis=-1)
     theta = np.arctan2(sin_t, c)
     # small and moderate angles: w = θ / sin θ · s
     w_skew = s / _sinc(theta)[..., None]
+    if (c >= 0.0).all():  # no angle beyond π/2: the np.where below would pick w_skew throughout
+        return w_skew
     # angles beyond π/2: axis from the symmetric part, n nᵀ = ((R + Rᵀ)/2 - c) / (1 - c)
-    nnT = (0.5 * (R + np.swapaxes(R, -1, -2)) - c[..., None, None] * np.eye(3)) / np.maximum(
+    nnT = (0.5 * (R + np.swapaxes(R, -1, -2)) - c[..., None, None] * _EYE3) / np.maximum(
         1.0 - c, 1.0
     )[..., None, None]
     k = np.argmax(np.diagonal(nnT, axis1=-2, axis2=-1), axis=-1)
@@ -276,23 +301,24 @@ def _log_so3(R: np.ndarray) -> np.ndarray:
 
 def _so3_left_jacobian(w: np.ndarray) -> np.ndarray:
     """``V = 1 + ((1 - cos θ)/θ²) [w] + ((θ - sin θ)/θ³) [w]²``, the translation part of exp."""
-    theta = np.linalg.norm(w, axis=-1)
-    W = skew(w)
-    B = _one_minus_cos_over_t2(theta)[..., None, None]
-    C = _t_minus_sin_over_t3(theta)[..., None, None]
-    return np.eye(3) + B * W + C * (W @ W)
+    return _left_jacobian(*_so3_powers(w))
+
+
+def _left_jacobian(theta, W, W2, B) -> np.ndarray:
+    """``V = 1 + B [w] + ((θ - sin θ)/θ³) [w]²`` from :func:`_so3_powers`."""
+    return _EYE3 + B * W + _t_minus_sin_over_t3(theta)[..., None, None] * W2
 
 
 def _so3_left_jacobian_inverse(w: np.ndarray) -> np.ndarray:
     """``V⁻¹ = 1 - ½[w] + ((1 - (θ/2) cot(θ/2)) / θ²) [w]²``; singular on ``θ = 2π, 4π, ...``."""
     theta = np.linalg.norm(w, axis=-1)
-    W = skew(w)
+    W = skew_matrix(w)
     D = _taylor_or(
         theta,
         (1 / 12, 1 / 720, 1 / 30240, 1 / 1209600, 1 / 47900160),
         lambda t: (1.0 - 0.5 * t / np.tan(0.5 * t)) / t**2,
     )[..., None, None]
-    return np.eye(3) - 0.5 * W + D * (W @ W)
+    return _EYE3 - 0.5 * W + D * (W @ W)
 
 
 def exp_se3(phi) -> np.ndarray:
@@ -316,11 +342,16 @@ def exp_se3(phi) -> np.ndarray:
     ValueError
         If ``phi`` is not of shape (..., 6) or is not finite.
     """
-    phi = as_array(phi, "phi", (6,))
+    return _exp_se3(as_array(phi, "phi", (6,)))
+
+
+def _exp_se3(phi: np.ndarray) -> np.ndarray:
+    """:func:`exp_se3` of a twist already validated (internal callers)."""
     w, v = phi[..., :3], phi[..., 3:]
     T = np.zeros(phi.shape[:-1] + (4, 4))
-    T[..., :3, :3] = exp_so3(w)
-    T[..., :3, 3] = (_so3_left_jacobian(w) @ v[..., None])[..., 0]
+    powers = _so3_powers(w)  # computed once for the rotation and V
+    T[..., :3, :3] = _rodrigues(*powers)
+    T[..., :3, 3] = (_left_jacobian(*powers) @ v[..., None])[..., 0]
     T[..., 3, 3] = 1.0
     return T
 
@@ -389,7 +420,7 @@ def _Ad(T: np.ndarray) -> np.ndarray:
     out = np.zeros(T.shape[:-2] + (6, 6))
     out[..., :3, :3] = R
     out[..., 3:, 3:] = R
-    out[..., 3:, :3] = skew(T[..., :3, 3]) @ R
+    out[..., 3:, :3] = skew_matrix(T[..., :3, 3]) @ R
     return out
 
 
@@ -461,8 +492,13 @@ def material_jacobian(x) -> np.ndarray:
     ValueError
         If ``x`` is not of shape (..., 3) or is not finite.
     """
-    X = skew(as_array(x, "x", (3,)))
+    return _material_jacobian(as_array(x, "x", (3,)))
+
+
+def _material_jacobian(x: np.ndarray) -> np.ndarray:
+    """:func:`material_jacobian` of a point already validated (internal callers)."""
+    X = skew_matrix(x)
     G = np.zeros(X.shape[:-2] + (3, 6))
     G[..., :, :3] = np.swapaxes(X, -1, -2)
-    G[..., :, 3:] = np.eye(3)
+    G[..., :, 3:] = _EYE3
     return G

@@ -44,7 +44,7 @@ import numpy as np
 
 from . import integrators
 from ._validate import positive_scalar
-from .systems import MechanicalSystem, SteppedSystem, as_system
+from .systems import MechanicalSystem, SteppedSystem, _core, as_system
 
 __all__ = [
     "Trajectory",
@@ -188,22 +188,6 @@ def _check_array(value, reference, what: str) -> np.ndarray:
     return value
 
 
-def _core(system, name: str):
-    """The system's method ``name``, or its unvalidating core ``_name`` when it has one.
-
-    The loop validates the state once (``check_state``) and checks every result, so a system
-    may offer cores that skip validating ``q`` and ``v`` again (``TreeSystem._accelerations``,
-    ``TreeSystem._integrate``).  A core is used only if the class that defines the method
-    defines the core too, so that a subclass overriding the method is never bypassed.
-    """
-    for klass in type(system).__mro__:
-        if name in vars(klass):
-            if "_" + name in vars(klass):
-                return getattr(system, "_" + name)
-            break
-    return getattr(system, name)
-
-
 class _Guarded:
     """A smooth system whose ``accelerations`` are checked at every stage of a step."""
 
@@ -211,6 +195,8 @@ class _Guarded:
         self._system, self.stage = system, 0
         self._accelerations = _core(system, "accelerations")
         self.integrate = _core(system, "integrate")
+        if hasattr(system, "force_jacobians"):  # the implicit integrators' hook
+            self.force_jacobians = _core(system, "force_jacobians")
 
     def __getattr__(self, name: str):
         return getattr(self._system, name)

@@ -75,6 +75,7 @@ from .reduced import (
     redmax_forward_dynamics,
     redmax_mass_matrix,
 )
+from .reduced.deformable import _coupled_forward_dynamics
 from .symbolic import generate
 
 __all__ = [
@@ -514,8 +515,53 @@ class CoupledSystem:
         qdd, xdd = coupled_forward_dynamics(self.model, self.particles, *self.split(q, v), tau_t)
         return np.concatenate([qdd, xdd.ravel()])
 
+    def _accelerations(self, t, q, v, tau=None):
+        """:meth:`accelerations` for ``q`` and ``v`` that :meth:`check_state` has validated.
+
+        The core :func:`spatial.simulate`'s loop calls at every stage: only ``tau`` is checked.
+        """
+        tau_t = _evaluate(tau, t, q, v)
+        if tau_t is not None:
+            tau_t = self.model.check_state(tau=tau_t)[3]
+        qdd, xdd = _coupled_forward_dynamics(self.model, self.particles, *self.split(q, v), tau_t)
+        return np.concatenate([qdd, xdd.ravel()])
+
     def __repr__(self) -> str:
         return f"CoupledSystem({self.model!r}, {len(self.particles.masses)} nodes)"
+
+
+def _core(system, name: str):
+    """The system's method ``name``, or its unvalidating core ``_name`` when it has one.
+
+    The loop validates the state once (``check_state``) and checks every result, so a system
+    may offer cores that skip validating ``q`` and ``v`` again (``TreeSystem._accelerations``,
+    ``TreeSystem._integrate``, ``maximal.System._force_jacobians``).  A core is used only if
+    the class that defines the method defines the core too, so that a subclass overriding the
+    method is never bypassed.
+    """
+    for klass in type(system).__mro__:
+        if name in vars(klass):
+            if "_" + name in vars(klass):
+                return getattr(system, "_" + name)
+            break
+    return getattr(system, name)
+
+
+class _Cores:
+    """``system`` seen through its unvalidating cores (:func:`_core`) for a loop whose state is
+    already validated: ``accelerations`` and ``integrate`` (when the system has them) are the
+    cores, every other attribute is the system's own."""
+
+    def __init__(self, system):
+        self._system = system
+        for name in ("accelerations", "integrate", "force_jacobians"):
+            if hasattr(system, name):
+                setattr(self, name, _core(system, name))
+
+    def __getattr__(self, name: str):
+        if name == "_system":
+            raise AttributeError(name)
+        return getattr(self._system, name)
 
 
 def as_system(system) -> MechanicalSystem:

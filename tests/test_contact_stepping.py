@@ -465,3 +465,19 @@ def test_step_and_scenario_errors():
     with pytest.raises(ValueError, match="single state"):
         tree = ct.sliding_box()
         ct.step(tree.scene, np.stack([tree.q0, tree.q0]), np.stack([tree.v0, tree.v0]), 1e-3)
+
+
+def test_scene_integrate_and_acceleration_check_the_state_their_step_cores_skip():
+    # the steps call Scene._integrate / Scene._acceleration on a validated state; the public
+    # methods check it first (a free-body scene did not check the frames before)
+    setup = ct.tipping_box(0.4, system="free", h=4e-3)
+    scene, q, v = setup.scene, setup.q0, setup.v0
+    bad = q.copy()
+    bad[0, 3, :] = [0.0, 0.0, 1.0, 1.0]  # last row not [0, 0, 0, 1]
+    with pytest.raises(ValueError, match="not a rigid frame"):
+        scene.integrate(bad, v, 0.01)
+    with pytest.raises(ValueError, match="not a rigid frame"):
+        scene.acceleration(bad, v, np.zeros(scene.nv), np.zeros((scene.NB + 1, 6)))
+    with pytest.raises(ValueError, match="h must be a single finite number"):
+        scene.integrate(q, v, np.inf)
+    assert np.array_equal(scene.integrate(q, v, 0.01), scene._integrate(q, v, 0.01))

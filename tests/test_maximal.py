@@ -847,3 +847,28 @@ def test_chapter_12_checkers_accept_solutions_and_reject_mistakes():
     # the normal in body axes instead of world axes
     with pytest.raises(AssertionError, match="contact row"):
         ch12.CHECKS["12.3"](lambda T, r, n: n @ sp.material_jacobian(r))
+
+
+def test_the_system_interface_checks_the_state_its_loop_cores_skip():
+    # accelerations, force_jacobians and integrate validate the state (check_state) before their
+    # cores (_accelerations, ...), which sp.simulate calls once the state is validated; before,
+    # accelerations without forces and integrate took any array
+    system = sp.maximal.System(gravity=[0.0, 0.0, -9.81])
+    system.add_body(sp.cuboid_inertia(1.0, 0.2, 0.1, 0.3))
+    T, phi = np.eye(4)[None], np.array([[0.0, 0.0, 1.0, 0.1, 0.0, 0.0]])
+    bad_T = T.copy()
+    bad_T[0, :3, :3] *= 1.1  # not a rotation
+    for call in (
+        lambda: system.accelerations(0.0, bad_T, phi),
+        lambda: system.force_jacobians(0.0, bad_T, phi),
+        lambda: system.integrate(bad_T, phi, 0.1),
+    ):
+        with pytest.raises(ValueError, match="not orthonormal"):
+            call()
+    with pytest.raises(ValueError, match=r"T must have shape \(\.\.\., 1, 4, 4\)"):
+        system.accelerations(0.0, np.stack([T[0], T[0]]), phi)
+    with pytest.raises(ValueError, match="dt contains non-finite"):
+        system.integrate(T, phi, np.nan)
+    # the cores give the public results on a valid state
+    assert np.array_equal(system._accelerations(0.0, T, phi), system.accelerations(0.0, T, phi))
+    assert np.array_equal(system._integrate(T, phi, 0.1), system.integrate(T, phi, 0.1))

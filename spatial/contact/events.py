@@ -43,9 +43,20 @@ class FreeFlight(SceneSystem):
     :mod:`spatial.integrators` (the contacts are handled by :func:`located_impacts`)."""
 
     def accelerations(self, t, q, v, **options):
-        """Forward dynamics under gravity alone (no joint forces, no contact)."""
+        """Forward dynamics under gravity alone (no joint forces, no contact).
+
+        Raises
+        ------
+        ValueError
+            If ``(q, v)`` is not a state of the scene.
+        """
+        q, v = self.check_state(q, v)
+        return self._accelerations(t, q, v, **options)
+
+    def _accelerations(self, t, q, v, **options):
+        """:meth:`accelerations` of a state :meth:`check_state` has validated (the loop's core)."""
         scene = self.scene
-        return scene.acceleration(q, v, np.zeros(scene.nv), np.zeros((scene.NB + 1, 6)))
+        return scene._acceleration(q, v, np.zeros(scene.nv), np.zeros((scene.NB + 1, 6)))
 
 
 def _gap(scene: Scene):

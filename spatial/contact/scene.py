@@ -37,13 +37,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validate import as_array, real_array, unit_vectors
+from .._validate import as_array, finite_scalar, real_array, unit_vectors
 from ..dynamics import aba, bias_force, crba
 from ..inertia import inertia_params, validate_inertia
 from ..kinematics import body_jacobian, forward_kinematics, kinetic_energy, potential_energy
 from ..maximal import rigid_body
 from ..model import Model
-from ..se3 import Ad, _as_frame, exp_se3, frame_inverse, log_se3
+from ..se3 import _Ad, _as_frame, _exp_se3, frame_inverse, log_se3
 from ..solvers.friction import tangent_basis
 from ..vectors import skew, unskew
 from . import geometry as geo
@@ -130,8 +130,8 @@ class _Tree:
     def world_jacobian(self, q, i):
         return body_jacobian(self.model, q, i, frame="world")
 
-    def integrate(self, q, v, h):
-        return self.model.integrate(q, v, h)
+    def integrate(self, q, v, h):  # q and v validated by Scene.check_state
+        return self.model._per_joint("integrate", q, v, h)
 
     def difference(self, q0, q1):
         return self.model.difference(q0, q1)
@@ -182,11 +182,11 @@ class _Free:
 
     def world_jacobian(self, q, i):
         J = np.zeros((6, self.nv))
-        J[:, 6 * (i - 1) : 6 * i] = Ad(q[i - 1])
+        J[:, 6 * (i - 1) : 6 * i] = _Ad(q[i - 1])
         return J
 
     def integrate(self, q, v, h):
-        return q @ exp_se3(h * v.reshape(self.NB, 6))
+        return q @ _exp_se3(h * v.reshape(self.NB, 6))
 
     def difference(self, q0, q1):
         return log_se3(frame_inverse(q0) @ q1).reshape(6 * self.NB)
@@ -198,7 +198,7 @@ class _Free:
         return float(kinetic), float(-np.sum(self.mass * (com @ self.bodies.gravity)))
 
     def acceleration(self, q, v, tau, f_ext):
-        wrench = np.einsum("nji,nj->ni", Ad(q), f_ext[1:])  # ^iX_0* f = Ad(T_i)ᵀ f
+        wrench = np.einsum("nji,nj->ni", _Ad(q), f_ext[1:])  # ^iX_0* f = Ad(T_i)ᵀ f
         wrench = wrench + self._wrench(q, v) + tau.reshape(self.NB, 6)
         return np.linalg.solve(self.M, wrench[..., None])[..., 0].ravel()
 
@@ -416,11 +416,32 @@ class Scene:
         """Forward dynamics with external forces ``f_ext (NB + 1, 6)`` in world coordinates.
 
         Trees use the articulated-body algorithm (:func:`spatial.aba`), free bodies Newton–Euler.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`check_state`.
         """
+        q, v = self.check_state(q, v)
+        return self._acceleration(q, v, tau, f_ext)
+
+    def _acceleration(self, q, v, tau, f_ext) -> np.ndarray:
+        """:meth:`acceleration` of arguments already validated (the steps' core)."""
         return self._sys.acceleration(q, v, tau, f_ext)
 
     def integrate(self, q, v, h: float):
-        """Configuration after moving with velocity ``v`` for time ``h`` (quaternions / SE(3))."""
+        """Configuration after moving with velocity ``v`` for time ``h`` (quaternions / SE(3)).
+
+        Raises
+        ------
+        ValueError
+            As :meth:`check_state`, or if ``h`` is not a finite number.
+        """
+        q, v = self.check_state(q, v)
+        return self._integrate(q, v, finite_scalar(h, "h"))
+
+    def _integrate(self, q, v, h: float):
+        """:meth:`integrate` of a state already validated (the steps' core)."""
         return self._sys.integrate(q, v, h)
 
     def difference(self, q0, q1) -> np.ndarray:

@@ -366,8 +366,8 @@ def _params(params) -> SoftContactParams:
 
 def _soft_step(scene: Scene, q, v, state, h, prm, tau):
     f_ext, active, fn, ft, state = _contact_forces(scene, q, v, state, prm, h)
-    v = v + h * scene.acceleration(q, v, tau, f_ext)
-    q = scene.integrate(q, v, h)
+    v = v + h * scene._acceleration(q, v, tau, f_ext)
+    q = scene._integrate(q, v, h)
     return q, v, state, SoftStepInfo(h, active, fn, ft, _penetration(scene.detect(q)), f_ext)
 
 

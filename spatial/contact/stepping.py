@@ -240,7 +240,7 @@ def _advance(scene: Scene, q, v, h: float, p: ContactParams, tau, start: Contact
 
     out, used = _solve(contact_step, p, "contact step")
     v_next, res = out.v, out.contact
-    return scene.integrate(q, v_next, h), v_next, current, res, collision, fallbacks + used
+    return scene._integrate(q, v_next, h), v_next, current, res, collision, fallbacks + used
 
 
 def _post_stabilize(scene: Scene, q, contacts: Contacts, p: ContactParams):
@@ -265,7 +265,7 @@ def _post_stabilize(scene: Scene, q, contacts: Contacts, p: ContactParams):
         # to within event_tol
         res = _lemke(W, near.gap, tol=p.event_tol).check()
     mu = res.z
-    return scene.integrate(q, HiJT @ mu, 1.0)
+    return scene._integrate(q, HiJT @ mu, 1.0)
 
 
 def _new_contact_gap(new: np.ndarray, contacts: Contacts) -> float:
@@ -379,6 +379,10 @@ class SceneSystem:
 
     def integrate(self, q, v, dt):
         return self.scene.integrate(q, v, dt)
+
+    def _integrate(self, q, v, dt):
+        """:meth:`integrate` of a state :meth:`check_state` has validated (the loop's core)."""
+        return self.scene._integrate(q, v, dt)
 
     def difference(self, q0, q1):
         return self.scene.difference(q0, q1)

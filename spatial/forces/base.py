@@ -45,10 +45,11 @@ from typing import NamedTuple
 import numpy as np
 
 from .._batched import T as _T
+from .._batched import skew_matrix
 from .._validate import as_array
 from ..checks import check_jacobian
-from ..se3 import Ad, _as_frame, ad, frame_inverse, material_jacobian
-from ..vectors import skew
+from ..se3 import _Ad, _as_frame, _frame_inverse, _material_jacobian
+from ..vectors import _crm
 
 __all__ = ["Force", "ForceTerms", "assemble", "derivative_error"]
 
@@ -82,9 +83,9 @@ def _block_diag(A: np.ndarray) -> np.ndarray:
 def _coadjoint_matrix(f: np.ndarray) -> np.ndarray:
     """``C(f)`` with ``C(f) ε = ad(ε)ᵀ f`` for a wrench ``f = [n; g]``: ``[[n×, g×], [g×, 0]]``."""
     C = np.zeros(f.shape[:-1] + (6, 6))
-    C[..., :3, :3] = skew(f[..., :3])
-    C[..., :3, 3:] = skew(f[..., 3:])
-    C[..., 3:, :3] = skew(f[..., 3:])
+    C[..., :3, :3] = skew_matrix(f[..., :3])
+    C[..., :3, 3:] = skew_matrix(f[..., 3:])
+    C[..., 3:, :3] = skew_matrix(f[..., 3:])
     return C
 
 
@@ -108,8 +109,21 @@ def _system_state(T, phi) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(
             f"phi must have shape (..., {n}, 6) to match T's {n} bodies, got {phi.shape}"
         )
+    return _broadcast_state(T, phi)
+
+
+def _broadcast_state(T: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``T (..., N, 4, 4)`` and ``phi (..., N, 6)`` broadcast to their common batch shape."""
+    if T.shape[:-3] == phi.shape[:-2]:
+        return T, phi
     batch = np.broadcast_shapes(T.shape[:-3], phi.shape[:-2])
     return np.broadcast_to(T, batch + T.shape[-3:]), np.broadcast_to(phi, batch + phi.shape[-2:])
+
+
+def _check_coords(coords: str) -> None:
+    """``ValueError`` unless ``coords`` is ``"body"`` or ``"world"``."""
+    if coords not in _COORDS:
+        raise ValueError(f"coords must be one of {_COORDS}, got {coords!r}")
 
 
 def _body_number(b, name: str) -> int:
@@ -126,10 +140,10 @@ def _body_number(b, name: str) -> int:
 def _to_world(T, phi, f, K, D) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Convert body-coordinate ``(f, K, D)`` to world coordinates (see module docstring)."""
     n = T.shape[-3]
-    A = _block_diag(Ad(frame_inverse(T)))
+    A = _block_diag(_Ad(_frame_inverse(T)))
     At = _T(A)
     f_bodies = f.reshape(f.shape[:-1] + (n, 6))
-    K_corr = K + D @ _block_diag(ad(phi)) - _block_diag(_coadjoint_matrix(f_bodies))
+    K_corr = K + D @ _block_diag(_crm(phi)) - _block_diag(_coadjoint_matrix(f_bodies))
     return (At @ f[..., None])[..., 0], At @ K_corr @ A, At @ D @ A
 
 
@@ -148,6 +162,15 @@ class Force(ABC):
     @abstractmethod
     def _terms(self, T: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Body-coordinate ``(f, K, D)`` on validated ``T (..., N, 4, 4)``, ``phi (..., N, 6)``."""
+
+    def _force(self, T: np.ndarray, phi: np.ndarray) -> np.ndarray:
+        """Body-coordinate ``f`` alone (no Jacobians) on a validated state.
+
+        By default the ``f`` of :meth:`_terms`; a force whose Jacobians cost much more than
+        ``f`` overrides it with the same computation of ``f`` (an explicit integrator needs
+        only ``f``).
+        """
+        return self._terms(T, phi)[0]
 
     def _check_bodies(self, n: int) -> None:
         for b in self.bodies:
@@ -192,12 +215,15 @@ class Force(ABC):
             unknown, the force names a body beyond ``N``, or the geometry is degenerate
             (e.g. a zero-length spring segment).
         """
-        if coords not in _COORDS:
-            raise ValueError(f"coords must be one of {_COORDS}, got {coords!r}")
+        _check_coords(coords)
         T, phi = _system_state(T, phi)
+        return self._evaluate(T, phi, coords, symmetric)
+
+    def _evaluate(self, T: np.ndarray, phi: np.ndarray, coords: str, symmetric: bool) -> ForceTerms:
+        """:meth:`evaluate` of a state already validated and broadcast (internal callers)."""
         self._check_bodies(T.shape[-3])
         if coords == "world":
-            phi = (Ad(frame_inverse(T)) @ phi[..., None])[..., 0]
+            phi = (_Ad(_frame_inverse(T)) @ phi[..., None])[..., 0]
         f, K, D = self._terms(T, phi)
         if coords == "world":
             f, K, D = _to_world(T, phi, f, K, D)
@@ -227,13 +253,36 @@ def assemble(
     ValueError
         As :meth:`Force.evaluate`.
     """
+    _check_coords(coords)
     T, phi = _system_state(T, phi)
+    return _assemble(forces, T, phi, coords, symmetric)
+
+
+def _assemble(
+    forces: Iterable[Force], T: np.ndarray, phi: np.ndarray, coords: str = "body", symmetric=False
+) -> ForceTerms:
+    """:func:`assemble` on a state already validated (internal callers: a step's forces).
+
+    ``T`` and ``phi`` are valid but may still differ in batch shape (a stage of a step whose
+    forces added a batch dimension); they are broadcast here as :func:`assemble` does.
+    """
+    T, phi = _broadcast_state(T, phi)
     n = T.shape[-3]
     batch = T.shape[:-3]
     total = ForceTerms(np.zeros(batch + (6 * n,)), *2 * (np.zeros(batch + (6 * n, 6 * n)),))
     for force in forces:
-        terms = force.evaluate(T, phi, coords=coords, symmetric=symmetric)
+        terms = force._evaluate(T, phi, coords, symmetric)
         total = ForceTerms(*(a + b for a, b in zip(total, terms, strict=True)))
+    return total
+
+
+def _assemble_force(forces: Iterable[Force], T: np.ndarray, phi: np.ndarray) -> np.ndarray:
+    """The ``f`` of :func:`_assemble` (body coordinates) without the Jacobians ``K`` and ``D``."""
+    T, phi = _broadcast_state(T, phi)
+    total = np.zeros(T.shape[:-3] + (6 * T.shape[-3],))
+    for force in forces:
+        force._check_bodies(T.shape[-3])
+        total = total + force._force(T, phi)
     return total
 
 
@@ -346,13 +395,13 @@ def _point_kinematics(
             continue
         i = b - 1
         R, p = T[..., i, :3, :3], T[..., i, :3, 3]
-        G = material_jacobian(r)
+        G = _material_jacobian(r)
         RG = R @ G
         point_velocity_body = (G @ phi[..., i, :, None])[..., 0]
         x[..., j, :] = (R @ r) + p
         xd[..., j, :] = (R @ point_velocity_body[..., None])[..., 0]
         J[..., 3 * j : 3 * j + 3, 6 * i : 6 * i + 6] = RG
-        L[..., 3 * j : 3 * j + 3, 6 * i : 6 * i + 3] = -R @ skew(point_velocity_body)
+        L[..., 3 * j : 3 * j + 3, 6 * i : 6 * i + 3] = -R @ skew_matrix(point_velocity_body)
         R_bodies.append(R)
     return _PointKinematics(x, xd, J, L, tuple(R_bodies))
 
@@ -392,5 +441,6 @@ def _point_force_terms(
             continue
         F_body = (_T(kin.R_bodies[j]) @ F[..., j, :, None])[..., 0]
         i = b - 1
-        K[..., 6 * i : 6 * i + 6, 6 * i : 6 * i + 3] += _T(material_jacobian(r)) @ skew(F_body)
+        G = _material_jacobian(r)
+        K[..., 6 * i : 6 * i + 6, 6 * i : 6 * i + 3] += _T(G) @ skew_matrix(F_body)
     return f, K, D

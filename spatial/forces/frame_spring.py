@@ -29,13 +29,21 @@ twists fixed); the elastic terms agree.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
+from .._batched import skew_matrix
 from .._validate import nonnegative_scalar
-from ..rotations import rotvec_rate_matrix
-from ..se3 import Ad, _as_frame, frame_inverse, log_so3
-from ..vectors import skew
+from ..se3 import (
+    _EYE3,
+    _Ad,
+    _as_frame,
+    _frame_inverse,
+    _log_so3,
+    _so3_left_jacobian_inverse,
+    log_so3,
+)
 from .base import _T, Force, _body_number
 
 __all__ = ["FrameSpring"]
@@ -91,6 +99,16 @@ class FrameSpring(Force):
     def bodies(self) -> tuple[int, int]:
         return (self.body1, self.body2)
 
+    @cached_property
+    def _frame_adjoints(self) -> tuple[np.ndarray, np.ndarray]:
+        """``Ad(T_A1)⁻¹`` and ``Ad(T_B2)⁻¹``: constant, so computed once (read-only)."""
+        out = []
+        for T_local in (self.frame1, self.frame2):
+            A_inv = _Ad(_frame_inverse(T_local))
+            A_inv.flags.writeable = False
+            out.append(A_inv)
+        return tuple(out)
+
     def _frame_states(self, T, phi):
         """World poses and body twists of frames 1 and 2, and the map ``P`` (12 x 6N)."""
         n = T.shape[-3]
@@ -102,50 +120,60 @@ class FrameSpring(Force):
                 poses.append(np.broadcast_to(T_local, batch + (4, 4)))
                 twists.append(np.zeros(batch + (6,)))
                 continue
-            A_inv = Ad(frame_inverse(T_local))
+            A_inv = self._frame_adjoints[k]
             i = b - 1  # body b is row b - 1 of the state
             poses.append(T[..., i, :, :] @ T_local)
             twists.append((A_inv @ phi[..., i, :, None])[..., 0])
             P[..., 6 * k : 6 * k + 6, 6 * i : 6 * i + 6] = A_inv
         return poses, twists, P
 
-    def _terms(self, T, phi):
+    def _wrench(self, T, phi):
+        """The generalized force ``f`` and what its Jacobians reuse (:meth:`_terms`)."""
         (T1, T2), (phi1, phi2), P = self._frame_states(T, phi)
         R1, R2 = T1[..., :3, :3], T2[..., :3, :3]
         R = _T(R1) @ R2
-        theta = log_so3(R)
+        theta = _log_so3(R)
         delta = (_T(R1) @ (T2[..., :3, 3] - T1[..., :3, 3])[..., None])[..., 0]
         w1, v1, w2, v2 = phi1[..., :3], phi1[..., 3:], phi2[..., :3], phi2[..., 3:]
         Rw2 = (R @ w2[..., None])[..., 0]
         Rv2 = (R @ v2[..., None])[..., 0]
         tau1 = self.k_r * theta + self.d_r * (Rw2 - w1)
         f1 = self.k_t * delta + self.d_t * (Rv2 - v1)
+        Rt = _T(R)
+        w = np.concatenate(
+            [tau1, f1, -(Rt @ tau1[..., None])[..., 0], -(Rt @ f1[..., None])[..., 0]], -1
+        )
+        Pt = _T(P)
+        return (Pt @ w[..., None])[..., 0], (P, R, theta, delta, Rw2, Rv2, tau1, f1)
 
+    def _force(self, T, phi):
+        return self._wrench(T, phi)[0]
+
+    def _terms(self, T, phi):
+        f, (P, R, theta, delta, Rw2, Rv2, tau1, f1) = self._wrench(T, phi)
         batch = R.shape[:-2]
-        eye, zero = np.broadcast_to(np.eye(3), batch + (3, 3)), np.zeros(batch + (3, 3))
+        eye, zero = np.broadcast_to(_EYE3, batch + (3, 3)), np.zeros(batch + (3, 3))
         # ∂ρ/∂(δ₁, δ₂) with ρ = R α₂ - α₁, and the analogous maps for position and velocity
         d_rho = np.concatenate([-eye, zero, R, zero], -1)
-        d_delta = np.concatenate([skew(delta), -eye, zero, R], -1)
-        d_tau1 = (self.k_r * rotvec_rate_matrix(theta) - self.d_r * skew(Rw2)) @ d_rho
-        d_f1 = self.k_t * d_delta - self.d_t * skew(Rv2) @ d_rho
+        d_delta = np.concatenate([skew_matrix(delta), -eye, zero, R], -1)
+        U = _so3_left_jacobian_inverse(theta)  # rotvec_rate_matrix(θ), |θ| <= π: never singular
+        d_tau1 = (self.k_r * U - self.d_r * skew_matrix(Rw2)) @ d_rho
+        d_f1 = self.k_t * d_delta - self.d_t * skew_matrix(Rv2) @ d_rho
         Rt = _T(R)
         K_loc = np.concatenate(
             [
                 d_tau1,
                 d_f1,
-                -Rt @ (d_tau1 + skew(tau1) @ d_rho),
-                -Rt @ (d_f1 + skew(f1) @ d_rho),
+                -Rt @ (d_tau1 + skew_matrix(tau1) @ d_rho),
+                -Rt @ (d_f1 + skew_matrix(f1) @ d_rho),
             ],
             -2,
         )
         dv_tau1 = self.d_r * d_rho  # ∂(R ω₂ - ω₁)/∂(φ₁, φ₂) has the same blocks as ∂ρ/∂(δ₁, δ₂)
         dv_f1 = self.d_t * np.concatenate([zero, -eye, zero, R], -1)
         D_loc = np.concatenate([dv_tau1, dv_f1, -Rt @ dv_tau1, -Rt @ dv_f1], -2)
-        w = np.concatenate(
-            [tau1, f1, -(Rt @ tau1[..., None])[..., 0], -(Rt @ f1[..., None])[..., 0]], -1
-        )
         Pt = _T(P)
-        return (Pt @ w[..., None])[..., 0], Pt @ K_loc @ P, Pt @ D_loc @ P
+        return f, Pt @ K_loc @ P, Pt @ D_loc @ P
 
     def displacement(self, T) -> tuple[np.ndarray, np.ndarray]:
         """Rotation vector ``θ = log(R₁ᵀR₂)`` and offset ``Δ = R₁ᵀ(x₂ - x₁)``, both in frame 1.

@@ -23,7 +23,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .._validate import positive_scalar
-from ..systems import SmoothSystem, Step, as_system
+from ..systems import SmoothSystem, Step, _Cores, as_system
 from .steppers import stepper
 
 __all__ = ["Impacts"]
@@ -84,7 +84,7 @@ class Impacts:
             raise ValueError("gap and impact must be callables gap(q) and impact(q, v)")
         self.system, self.gap, self.impact = system, gap, impact
         self.integrator = integrator
-        self._take = stepper(integrator, system)
+        self._take = stepper(integrator, _Cores(system))  # the loop validated the state
         self.tol = positive_scalar(tol, "tol")
 
     def __getattr__(self, name):

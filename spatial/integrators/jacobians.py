@@ -32,7 +32,7 @@ import numpy as np
 
 from .._batched import mv as _mv
 from .._validate import positive_scalar
-from ..systems import SmoothSystem, as_system
+from ..systems import SmoothSystem, _core, as_system
 
 __all__ = ["ForceJacobians", "Linearized"]
 
@@ -98,22 +98,50 @@ class Linearized:
             raise AttributeError(name)
         return getattr(self.system, name)
 
+    def accelerations(self, t: float, q, v, **options):
+        """The wrapped system's ``accelerations`` (validating)."""
+        return self.system.accelerations(t, q, v, **options)
+
+    def _accelerations(self, t: float, q, v, **options):
+        """The wrapped system's unvalidating core, for a state already validated (the loop)."""
+        return _core(self.system, "accelerations")(t, q, v, **options)
+
+    def integrate(self, q, v, dt):
+        """The wrapped system's ``integrate`` (validating)."""
+        return self.system.integrate(q, v, dt)
+
+    def _integrate(self, q, v, dt):
+        """The wrapped system's unvalidating core, for a state already validated (the loop)."""
+        return _core(self.system, "integrate")(q, v, dt)
+
     def force_jacobians(self, t: float, q, v, **options):
-        """``(f, K, D)`` with the mass matrix frozen at ``q`` (see the class docstring)."""
+        """``(f, K, D)`` with the mass matrix frozen at ``q`` (see the class docstring).
+
+        Raises
+        ------
+        ValueError
+            If ``(q, v)`` is not a state of the system (its ``check_state``).
+        """
+        q, v = self.system.check_state(q, v)
+        return self._force_jacobians(t, q, v, **options)
+
+    def _force_jacobians(self, t: float, q, v, **options):
+        """:meth:`force_jacobians` of a validated state: the differences call the cores."""
         sys, eps = self.system, self.eps
+        accelerations, integrate = _core(sys, "accelerations"), _core(sys, "integrate")
         M = sys.mass_matrix(q)
-        a = sys.accelerations(t, q, v, **options)
+        a = accelerations(t, q, v, **options)
         nv = a.shape[-1]
         dq = np.zeros(a.shape + (nv,))
         dv = np.zeros(a.shape + (nv,))
         for j in range(nv):
             e = np.zeros(nv)
             e[j] = eps
-            plus = sys.accelerations(t, sys.integrate(q, e, 1.0), v, **options)
-            minus = sys.accelerations(t, sys.integrate(q, -e, 1.0), v, **options)
+            plus = accelerations(t, integrate(q, e, 1.0), v, **options)
+            minus = accelerations(t, integrate(q, -e, 1.0), v, **options)
             dq[..., j] = (plus - minus) / (2 * eps)
-            plus = sys.accelerations(t, q, v + e, **options)
-            minus = sys.accelerations(t, q, v - e, **options)
+            plus = accelerations(t, q, v + e, **options)
+            minus = accelerations(t, q, v - e, **options)
             dv[..., j] = (plus - minus) / (2 * eps)
         return _mv(M, a), M @ dq, M @ dv
 

@@ -23,7 +23,6 @@ from .._batched import plux as _plucker  # rot(E) xlt(r), unvalidated (eq. 2.24)
 from .._batched import rot as _rotation_transform  # rot(E), unvalidated (Table 2.2)
 from ..rotations import (
     quat_conjugate,
-    quat_from_rotvec,
     quat_multiply,
     quat_normalize,
     quat_rate,
@@ -31,7 +30,11 @@ from ..rotations import (
     quat_to_rotvec,
     require_unit_quaternion,
 )
-from ..rotations.quaternions import _quat_matrix  # unvalidated: q is checked by the model
+from ..rotations.quaternions import (  # unvalidated: q is checked by the model
+    _quat_from_rotvec,
+    _quat_matrix,
+    _quat_multiply,
+)
 from ..se3 import _so3_left_jacobian, _so3_left_jacobian_inverse
 from .base import Joint, _broadcast_constant, _concat
 
@@ -73,7 +76,8 @@ class Spherical(Joint):
         return quat_rate(q, qd, frame="body")
 
     def integrate(self, q, v, dt):
-        return quat_multiply(q, quat_from_rotvec(np.asarray(dt)[..., None] * v))
+        # q and v are checked by the model (as for transform): the unvalidated products
+        return _quat_multiply(q, _quat_from_rotvec(np.asarray(dt)[..., None] * v))
 
     def difference(self, q0, q1):
         return quat_to_rotvec(quat_multiply(quat_conjugate(q0), q1))
@@ -120,9 +124,9 @@ class Free(Joint):
 
     def integrate(self, q, v, dt):
         step = np.asarray(dt)[..., None] * v
-        quat = quat_multiply(q[..., :4], quat_from_rotvec(step[..., :3]))
+        quat = _quat_multiply(q[..., :4], _quat_from_rotvec(step[..., :3]))
         local = (_so3_left_jacobian(step[..., :3]) @ step[..., 3:, None])[..., 0]
-        p = q[..., 4:] + (quat_to_matrix(q[..., :4]) @ local[..., None])[..., 0]
+        p = q[..., 4:] + (_quat_matrix(q[..., :4]) @ local[..., None])[..., 0]
         return _concat(quat, p)
 
     def difference(self, q0, q1):

@@ -52,7 +52,7 @@ from .._batched import T as _T
 from .._batched import mv as _mv
 from ..joints import Joint
 from ..se3 import _Ad, _frame_inverse, _log_se3
-from ..vectors import unskew
+from ..vectors import _unskew
 from .state import _check_q0, _check_system_state
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def _joint_pose_inverse(joint: Joint, q: np.ndarray) -> np.ndarray:
     E = X[..., :3, :3]
     T = np.zeros(X.shape[:-2] + (4, 4))
     T[..., :3, :3] = E
-    T[..., :3, 3] = unskew(X[..., 3:, :3] @ np.swapaxes(E, -1, -2))
+    T[..., :3, 3] = _unskew(X[..., 3:, :3] @ np.swapaxes(E, -1, -2))
     T[..., 3, 3] = 1.0
     return T
 

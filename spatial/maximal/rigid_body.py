@@ -34,7 +34,7 @@ from ..se3 import Ad, _as_frame, exp_se3, frame_inverse, log_se3
 from ..simulation import Trajectory
 from ..simulation import simulate as _simulate
 from ..systems import Step
-from ..vectors import apply_force, cross_force
+from ..vectors import _cross_force, apply_force
 
 __all__ = [
     "coriolis_wrench",
@@ -59,7 +59,7 @@ def _solve(M: np.ndarray, f: np.ndarray) -> np.ndarray:
 
 def _coriolis(M: np.ndarray, phi: np.ndarray) -> np.ndarray:
     """``ad(φ)ᵀ M φ = -(φ ×* M φ)`` (``ad(φ)ᵀ = -crf(φ)``, Featherstone eq. 2.32)."""
-    return -cross_force(phi, (M @ phi[..., None])[..., 0])
+    return -_cross_force(phi, (M @ phi[..., None])[..., 0])
 
 
 def _gravity(M: np.ndarray, T: np.ndarray, g: np.ndarray) -> np.ndarray:

@@ -32,11 +32,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._batched import skew_matrix
-from .._validate import as_array
-from ..forces import assemble
+from .._validate import as_array, as_scalar_array
+from ..forces.base import _assemble, _assemble_force
 from ..inertia import validate_inertia
 from ..joints import Joint
-from ..se3 import _as_frame, exp_se3, frame_inverse, log_se3
+from ..se3 import _as_frame, _exp_se3, frame_inverse, log_se3
 from ..systems import Step
 from .constraints import _errors, _joint_states_at, _stack_q
 from .dynamics import _bias, _gyroscopic_jacobian, mass_matrix
@@ -320,8 +320,19 @@ class System:
         return _check_system_state(self, T, phi)
 
     def integrate(self, T, phi, dt) -> np.ndarray:
-        """Every frame moved along its body twist: ``T_b exp(dt [φ_b])`` (Sueda eq. 1.29)."""
-        return T @ exp_se3(dt * phi)
+        """Every frame moved along its body twist: ``T_b exp(dt [φ_b])`` (Sueda eq. 1.29).
+
+        Raises
+        ------
+        ValueError
+            If the state does not match the system or ``dt`` is not finite.
+        """
+        T, phi = self.check_state(T, phi)
+        return self._integrate(T, phi, as_scalar_array(dt, "dt"))
+
+    def _integrate(self, T, phi, dt) -> np.ndarray:
+        """:meth:`integrate` of a state :meth:`check_state` has validated (the loop's core)."""
+        return T @ _exp_se3(dt * phi)
 
     def difference(self, T0, T1) -> np.ndarray:
         """Body twists ``φ`` with ``integrate(T0, φ, 1) == T1``: ``log(T0⁻¹ T1)`` per body."""
@@ -363,8 +374,14 @@ class System:
         Raises
         ------
         ValueError
-            If the system has joints (they need the KKT step) or a force is not a ``Force``.
+            If the system has joints (they need the KKT step), a force is not a ``Force`` or
+            the state does not match the system.
         """
+        T, phi = self.check_state(T, phi)
+        return self._force_jacobians(t, T, phi, forces=forces)
+
+    def _force_jacobians(self, t, T, phi, *, forces=()) -> tuple:
+        """:meth:`force_jacobians` of a state :meth:`check_state` has validated (the core)."""
         forces = self._free_forces(forces, "force_jacobians")
         f = _bias(self, T, phi)
         D = _gyroscopic_jacobian(self, phi)
@@ -375,7 +392,7 @@ class System:
         for i in range(self.N):
             K[..., 6 * i : 6 * i + 6, 6 * i : 6 * i + 3] = blocks[..., i, :, :]
         if forces:
-            fa, Ka, Da = assemble(forces, T, phi)
+            fa, Ka, Da = _assemble(forces, T, phi)
             f, K, D = f + fa, K + Ka, D + Da
         return f, K, D
 
@@ -387,10 +404,15 @@ class System:
         ValueError
             As :meth:`force_jacobians`.
         """
+        T, phi = self.check_state(T, phi)
+        return self._accelerations(t, T, phi, forces=forces)
+
+    def _accelerations(self, t, T, phi, *, forces=()) -> np.ndarray:
+        """:meth:`accelerations` of a state :meth:`check_state` has validated (the core)."""
         forces = self._free_forces(forces, "accelerations")
         f = _bias(self, T, phi)
         if forces:
-            f = f + assemble(forces, T, phi).f
+            f = f + _assemble_force(forces, T, phi)
         a = np.linalg.solve(mass_matrix(self), f[..., None])[..., 0]
         return a.reshape(a.shape[:-1] + (self.N, 6))
 

@@ -353,6 +353,11 @@ def coupled_forward_dynamics(model: Model, particles: ParticleSystem, q, x, qd, 
         As :func:`coupled_force` (loop joints included); also if ``M_R`` is singular.
     """
     q, x, qd, xd, tau = _check(model, particles, q, x, qd, xd, tau, "coupled_forward_dynamics")
+    return _coupled_forward_dynamics(model, particles, q, x, qd, xd, tau)
+
+
+def _coupled_forward_dynamics(model: Model, particles: ParticleSystem, q, x, qd, xd, tau):
+    """:func:`coupled_forward_dynamics` of arguments already validated (internal callers)."""
     M_R, f_R = _terms(model, particles, q, x, qd, xd, tau)
     try:
         acc = np.linalg.solve(M_R, f_R)

@@ -64,8 +64,11 @@ def quat_multiply(p, q) -> np.ndarray:
     ValueError
         If an input is not of shape (..., 4) or is not finite.
     """
-    p = as_array(p, "p", (4,))
-    q = as_array(q, "q", (4,))
+    return _quat_multiply(as_array(p, "p", (4,)), as_array(q, "q", (4,)))
+
+
+def _quat_multiply(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """:func:`quat_multiply` of float arrays already validated (internal callers)."""
     ps, pv = p[..., :1], p[..., 1:]
     qs, qv = q[..., :1], q[..., 1:]
     scalar = ps * qs - np.sum(pv * qv, axis=-1, keepdims=True)
@@ -283,7 +286,11 @@ def quat_from_rotvec(r) -> np.ndarray:
     ValueError
         If ``r`` is not a finite (..., 3) array.
     """
-    r = as_array(r, "r", (3,))
+    return _quat_from_rotvec(as_array(r, "r", (3,)))
+
+
+def _quat_from_rotvec(r: np.ndarray) -> np.ndarray:
+    """:func:`quat_from_rotvec` of a float array already validated (internal callers)."""
     half = 0.5 * np.linalg.norm(r, axis=-1, keepdims=True)
     return np.concatenate([np.cos(half), 0.5 * _sinc(half) * r], -1)
 

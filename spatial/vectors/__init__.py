@@ -40,6 +40,7 @@ from .apply import (
     transform_inertia,
 )
 from .cross import _crm as _crm  # private, imported by other modules of the package
+from .cross import _cross_force as _cross_force  # private core (no validation), as _crm
 from .cross import crf, crm, cross_force, cross_motion
 from .layout import swap_linear_angular
 from .plucker import (
@@ -60,6 +61,7 @@ from .plucker import (
 )
 from .plucker import _as_plucker as _as_plucker  # private, as _crm
 from .points import point_acceleration, point_force, point_velocity, transform_point
+from .vec3 import _unskew as _unskew  # private core (no validation), as _crm
 from .vec3 import skew, unskew
 
 __all__ = [

@@ -116,4 +116,9 @@ def cross_force(v, f) -> np.ndarray:
     v = as_array(v, "v", (6,))
     f = as_array(f, "f", (6,))
     broadcast_batch(v=(v, 1), f=(f, 1))
+    return _cross_force(v, f)
+
+
+def _cross_force(v: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """:func:`cross_force` of float arrays already validated (internal callers)."""
     return -(f[..., None, :] @ _crm(v))[..., 0, :]  # v×* f = -(v×)ᵀ f

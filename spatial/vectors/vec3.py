@@ -60,7 +60,11 @@ def unskew(S: np.ndarray) -> np.ndarray:
     ValueError
         If an input does not have the documented trailing shape or is not finite.
     """
-    S = as_array(S, "S", (3, 3))
+    return _unskew(as_array(S, "S", (3, 3)))
+
+
+def _unskew(S: np.ndarray) -> np.ndarray:
+    """:func:`unskew` of a float array already validated (internal callers)."""
     return 0.5 * np.stack(
         [S[..., 2, 1] - S[..., 1, 2], S[..., 0, 2] - S[..., 2, 0], S[..., 1, 0] - S[..., 0, 1]],
         -1,
