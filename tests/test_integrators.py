@@ -501,6 +501,11 @@ def test_impacts_bad_input():
     stuck = Impacts(ball_on_slider(), lambda q: q[..., 0] - 0.1, lambda q, v: 0 * v)
     with pytest.raises(RuntimeError, match="impact at the start of a step"):
         sp.simulate(stuck, [0.2], [0.0], 1e-2, duration=1.0)
+    # a step taken by hand checks its state once (its stages trust it, as in sp.simulate)
+    with pytest.raises(ValueError, match="q"):
+        stepped.step(0.0, [0.2, 0.1], [0.0], 1e-2)
+    with pytest.raises(ValueError, match="finite"):
+        stepped.step(0.0, [np.nan], [0.0], 1e-2)
 
 
 # ------------------------------------------------------------------------------ exercises

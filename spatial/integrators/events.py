@@ -107,6 +107,7 @@ class Impacts:
             If a step that starts at an impact moves into the obstacle at once (the impact law
             did not send the system away from the contact).
         """
+        q, v = self.system.check_state(q, v)  # once per step: the stages below trust it
         full = self._take(t, q, v, h, options)
         if np.min(self.gap(full.q)) >= 0.0:
             return Step(full.q, full.v, h, {"impact": False})
