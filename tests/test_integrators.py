@@ -501,11 +501,17 @@ def test_impacts_bad_input():
     stuck = Impacts(ball_on_slider(), lambda q: q[..., 0] - 0.1, lambda q, v: 0 * v)
     with pytest.raises(RuntimeError, match="impact at the start of a step"):
         sp.simulate(stuck, [0.2], [0.0], 1e-2, duration=1.0)
-    # a step taken by hand checks its state once (its stages trust it, as in sp.simulate)
-    with pytest.raises(ValueError, match="q"):
-        stepped.step(0.0, [0.2, 0.1], [0.0], 1e-2)
-    with pytest.raises(ValueError, match="finite"):
-        stepped.step(0.0, [np.nan], [0.0], 1e-2)
+    # a step taken by hand checks its state once: its stages call the cores of a free body,
+    # which trust the state (sp.simulate validates it once)
+    body = sp.maximal.System()
+    body.add_body(sp.mcI(1.0, [0.0, 0.0, 0.0], 0.1 * np.eye(3)))
+    falling = Impacts(body, lambda T: T[..., 2, 3] + 1.0, lambda T, v: -v)
+    sheared = np.eye(4)[None].copy()
+    sheared[0, 0, 1] = 0.5
+    with pytest.raises(ValueError, match="not orthonormal"):
+        falling.step(0.0, sheared, np.zeros((1, 6)), 1e-2)
+    with pytest.raises(ValueError, match="non-finite"):
+        falling.step(0.0, np.full((1, 4, 4), np.nan), np.zeros((1, 6)), 1e-2)
 
 
 # ------------------------------------------------------------------------------ exercises
