@@ -2,8 +2,9 @@
 
 A one-chapter course of three exercises (the real checkers of 01.1–01.3) and six students: one
 who solved everything, one who handed in the untouched student edition, one with wrong answers,
-one whose notebook fails at its first cell, one whose code loops forever and one who deleted
-cells.  Each student costs only what they broke; the CSV and the feedback say what happened.
+one whose notebook fails at its first cell, one whose code loops forever (named to be graded
+first: it waits longest) and one who deleted cells.  Each student costs only what they broke;
+the CSV and the feedback say what happened.
 """
 
 from __future__ import annotations
@@ -42,13 +43,15 @@ def _cell(kind: str, source: str, k: int, tags=()) -> dict:
     return cell | ({"outputs": [], "execution_count": None} if kind == "code" else {})
 
 
-def _notebook(bodies: dict, first: str = SETUP, drop=(), before=()) -> dict:
+def _notebook(bodies: dict, first: str = SETUP, drop=(), before=(), unchecked=()) -> dict:
+    """A student's notebook: ``drop`` deletes stubs, ``unchecked`` their check cells."""
     sources = [("code", first, ())] + [("code", code, ()) for code in before]
     for k, (name, args) in enumerate(STUBS.items(), start=1):
         if name not in drop:
             body = bodies.get(name, "raise NotImplementedError")
             sources.append(("code", f"def {name}{args}:\n    {body}\n", ("exercise",)))
-        sources.append(("code", f'sp.nb.check("01.{k}", {name})\n', ()))
+        if name not in unchecked:
+            sources.append(("code", f'sp.nb.check("01.{k}", {name})\n', ()))
     cells = [_cell(kind, src, k, tags) for k, (kind, src, tags) in enumerate(sources)]
     return {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
 
@@ -60,9 +63,10 @@ STUDENTS = {
     "dee": _notebook(
         RIGHT, first="import numpy as np\nimport no_such_module\nimport spatial as sp\n"
     ),
-    "eve": _notebook(  # loops that wait rather than spin, so the test does not burn a core
+    "abe": _notebook(  # loops that wait rather than spin, so the test does not burn a core
         RIGHT | {"crm": "while True:\n        time.sleep(0.01)"},
         before=["import time\nwhile True:\n    time.sleep(0.01)\n"],
+        unchecked=("crm",),  # the grader's own check of crm times out (its cell would loop too)
     ),
     "fay": _notebook(RIGHT, drop=("crm",)),
 }
@@ -71,7 +75,7 @@ EXPECTED = {
     "ben": ["not attempted"] * 3,
     "cy": ["failed"] * 3,
     "dee": ["error", "error", "passed"],  # 01.1 and 01.2 need sp, never imported; 01.3 np only
-    "eve": ["passed", "timed out", "passed"],
+    "abe": ["passed", "timed out", "passed"],
     "fay": ["passed", "not attempted", "passed"],
 }
 NAME = "01-mini.ipynb"
@@ -105,7 +109,7 @@ def test_feedback_gives_the_checkers_messages_not_the_solutions(graded):
     assert "0 of 3 exercises passed" in wrong
     assert wrong.count(": failed.") == 3 and "largest difference" in wrong  # the checker's words
     assert "sp.xlt([0.0, d, 0.0]) @ sp.rotx(theta)" not in wrong  # never the solution
-    assert "timed out" in (graded / "feedback" / "eve.md").read_text()
+    assert "timed out" in (graded / "feedback" / "abe.md").read_text()
     assert "deleted or not run" in (graded / "feedback" / "fay.md").read_text()
     assert "NameError" in (graded / "feedback" / "dee.md").read_text()
 
