@@ -38,8 +38,10 @@ lint: $(STAMP)
 	$(BIN)/nbstripout --verify notebooks/*.ipynb notebooks/projects/*.ipynb
 	$(BIN)/lint-imports
 
+# worksteal: a worker that runs out of tests takes half of the other's queue, so the run does not
+# end on one worker finishing a long tail alone
 test-lib: $(STAMP)
-	MPLBACKEND=Agg $(BIN)/pytest -n 2 --doctest-modules spatial tests
+	MPLBACKEND=Agg $(BIN)/pytest -n 2 --dist worksteal --doctest-modules spatial tests
 
 # every notebook under notebooks/: the chapters and the projects (notebooks/projects/)
 test-notebooks: $(STAMP)
