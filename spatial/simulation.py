@@ -44,7 +44,7 @@ import numpy as np
 
 from . import integrators
 from ._validate import positive_scalar
-from .systems import MechanicalSystem, SteppedSystem, _core, as_system
+from .systems import MechanicalSystem, SteppedSystem, _Cores, as_system
 
 __all__ = [
     "Trajectory",
@@ -188,18 +188,14 @@ def _check_array(value, reference, what: str) -> np.ndarray:
     return value
 
 
-class _Guarded:
-    """A smooth system whose ``accelerations`` are checked at every stage of a step."""
+class _Guarded(_Cores):
+    """A smooth system seen through its cores (:class:`~spatial.systems._Cores`), whose
+    ``accelerations`` are checked at every stage of a step."""
 
     def __init__(self, system):
-        self._system, self.stage = system, 0
-        self._accelerations = _core(system, "accelerations")
-        self.integrate = _core(system, "integrate")
-        if hasattr(system, "force_jacobians"):  # the implicit integrators' hook
-            self.force_jacobians = _core(system, "force_jacobians")
-
-    def __getattr__(self, name: str):
-        return getattr(self._system, name)
+        super().__init__(system)
+        self.stage = 0
+        self._accelerations = vars(self).pop("accelerations")  # the core, wrapped below
 
     def accelerations(self, t, q, v, **options):
         self.stage += 1
