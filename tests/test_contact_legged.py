@@ -16,6 +16,18 @@ from spatial.urdf import load_urdf, to_urdf
 STAND = [0.0, 0.8, -1.6, 0.0, 0.8, -1.6, 0.0, -0.8, 1.6, 0.0, -0.8, 1.6]
 
 
+def _standing(solo, feet, **place):
+    """The posture STAND with the lowest foot on the ground (``ct.stand_on_ground``)."""
+    q = solo.neutral_configuration()
+    q[7:] = STAND
+    return ct.stand_on_ground(solo, q, feet, **place)
+
+
+def _mass(solo):
+    """The robot's mass, summed from its bodies' inertias."""
+    return sum(solo.inertia[i][3, 3] for i in range(1, solo.NB + 1))
+
+
 @pytest.fixture(scope="module")
 def solo():
     return load_urdf(to_urdf(builders.quadruped()), floating=True)
@@ -50,9 +62,7 @@ def test_feet_scene_and_placement(solo):
         ct.ground_scene(builders.arm7(), feet)
     with pytest.raises(ValueError, match="body 99"):
         ct.ground_scene(solo, [(99, np.zeros(3))])
-    q = solo.neutral_configuration()
-    q[7:] = STAND
-    q = ct.stand_on_ground(solo, q, feet, height=0.02)
+    q = _standing(solo, feet, height=0.02)
     poses = sp.body_poses(solo, q)
     heights = [(poses[b] @ np.r_[p, 1.0])[2] for b, p in feet]
     assert min(heights) == pytest.approx(0.02, abs=1e-12)
@@ -80,9 +90,7 @@ def test_posture_controller_pulls_back_and_damps(solo):
 
 def test_a_drop_balances_momentum_with_the_ground_impulse(solo):
     feet = ct.foot_points(solo)
-    q = solo.neutral_configuration()
-    q[7:] = STAND
-    q0 = ct.stand_on_ground(solo, q, feet, height=0.01)
+    q0 = _standing(solo, feet, height=0.01)
     params = ct.ContactParams(mu=0.8, margin=1e-3)
     hold = ct.posture_controller(solo, q0, stiffness=3.0, damping=0.1)
     run = ct.simulate_legged(
@@ -92,7 +100,7 @@ def test_a_drop_balances_momentum_with_the_ground_impulse(solo):
     assert run.contacts[0] == 0 and run.contacts[-1] == 4  # falls 1 cm, then stands
     assert run.penetration.max() <= params.event_tol
     assert run.cone_violation.max() <= 1e-9 and np.all(run.normal >= -1e-12)
-    mass = sum(solo.inertia[i][3, 3] for i in range(1, solo.NB + 1))
+    mass = _mass(solo)
     p_z = sp.centroidal_momentum(solo, run.q[[0, -1]], run.v[[0, -1]]).momentum[:, 5]
     weight = mass * 9.81 * run.t[-1]
     assert abs(run.normal.sum() - weight - (p_z[1] - p_z[0])) < 0.01 * weight
@@ -131,9 +139,7 @@ def test_simulate_legged_is_the_one_loop_with_the_old_numbers(solo):
     # the wrapper over sp.simulate reproduces the former hand-written loop to round-off,
     # through a drop with impacts (1 cm), friction and the posture controller
     feet = ct.foot_points(solo)
-    q = solo.neutral_configuration()
-    q[7:] = STAND
-    q0 = ct.stand_on_ground(solo, q, feet, height=0.01)
+    q0 = _standing(solo, feet, height=0.01)
     v0 = np.zeros(solo.nv)
     v0[0] = 0.5  # a roll rate too, so that friction works sideways
     params = ct.ContactParams(mu=0.8, margin=1e-3)
@@ -158,9 +164,7 @@ def test_simulate_legged_with_soft_contact_balances_momentum(solo):
     # soft contact through the same loop and the same controller: the recorded impulses are
     # the spring-damper forces times h, and Newton's law for the whole robot holds with them
     feet = ct.foot_points(solo)
-    q = solo.neutral_configuration()
-    q[7:] = STAND
-    q0 = ct.stand_on_ground(solo, q, feet)
+    q0 = _standing(solo, feet)
     soft = ct.SoftContactParams(stiffness=5e3, damping=20.0, mu=0.8)
     hold = ct.posture_controller(solo, q0, stiffness=3.0, damping=0.1)
     scene = ct.ground_scene(solo, feet)
@@ -168,7 +172,7 @@ def test_simulate_legged_with_soft_contact_balances_momentum(solo):
     assert run.normal.shape == (100,) and run.tangent.shape == (100, 2)
     assert run.contacts[-1] == 4 and run.penetration[-1] > 1e-5  # the feet sink in
     assert run.cone_violation.max() <= 1e-12  # the patch force stays in the Coulomb disc
-    mass = sum(solo.inertia[i][3, 3] for i in range(1, solo.NB + 1))
+    mass = _mass(solo)
     p_z = sp.centroidal_momentum(solo, run.q[[0, -1]], run.v[[0, -1]]).momentum[:, 5]
     weight = mass * 9.81 * run.t[-1]
     # semi-implicit Euler balances momentum to O(h): within 0.1 % of the weight impulse
@@ -222,7 +226,7 @@ def test_gravity_compensation_solves_the_floating_base_equation_at_rest(solo, ti
     # g(q) = Sᵀ τ + J_cᵀ f with an independent Jacobian and gravity term
     J = _fd_foot_jacobian(solo, q, feet)
     residual = _fd_gravity(solo, q) - np.r_[np.zeros(6), tau] - J.T @ f.reshape(-1)
-    mass = sum(solo.inertia[i][3, 3] for i in range(1, solo.NB + 1))
+    mass = _mass(solo)
     assert np.abs(residual).max() < 1e-6 * mass * 9.81
     assert f[:, 2].sum() == pytest.approx(mass * 9.81, rel=1e-12)  # the feet carry the weight
     assert np.abs(f[:, :2].sum(0)).max() < 1e-9 * mass  # no net horizontal force
@@ -230,11 +234,9 @@ def test_gravity_compensation_solves_the_floating_base_equation_at_rest(solo, ti
 
 def test_gravity_compensation_of_the_symmetric_stance(solo):
     feet = ct.foot_points(solo)
-    q = solo.neutral_configuration()
-    q[7:] = STAND
-    q = ct.stand_on_ground(solo, q, feet)
+    q = _standing(solo, feet)
     tau, f = ct.gravity_compensation(solo, q, feet)
-    mass = sum(solo.inertia[i][3, 3] for i in range(1, solo.NB + 1))
+    mass = _mass(solo)
     # a symmetric stance: a quarter of the weight straight up under each foot
     assert np.allclose(f[:, 2], mass * 9.81 / 4, rtol=1e-9)
     assert np.all(np.linalg.norm(f[:, :2], axis=1) <= 0.01 * f[:, 2])  # deep in a μ = 0.01 cone
@@ -253,9 +255,7 @@ def test_gravity_compensation_of_the_symmetric_stance(solo):
 
 def test_gravity_compensation_holds_the_posture_that_pd_alone_lets_sag(solo):
     feet = ct.foot_points(solo)
-    q = solo.neutral_configuration()
-    q[7:] = STAND
-    q0 = ct.stand_on_ground(solo, q, feet)
+    q0 = _standing(solo, feet)
     tau_g, _ = ct.gravity_compensation(solo, q0, feet)
     pd = ct.posture_controller(solo, q0, stiffness=3.0, damping=0.1)
     both = ct.posture_controller(solo, q0, stiffness=3.0, damping=0.1, feet=feet)
@@ -272,9 +272,7 @@ def test_gravity_compensation_holds_the_posture_that_pd_alone_lets_sag(solo):
 
 def test_legged_run_until_keeps_states_and_steps_up_to_a_time(solo):
     feet = ct.foot_points(solo)
-    q = solo.neutral_configuration()
-    q[7:] = STAND
-    q0 = ct.stand_on_ground(solo, q, feet)
+    q0 = _standing(solo, feet)
     hold = ct.posture_controller(solo, q0, stiffness=3.0, damping=0.1, feet=feet)
     run = ct.simulate_legged(
         ct.ground_scene(solo, feet), q0, np.zeros(solo.nv), 0.05, 5e-3, ct.ContactParams(), hold
@@ -296,9 +294,7 @@ def test_a_diverging_legged_run_keeps_its_motion_as_a_legged_run(solo):
     # compliant ground far too stiff for the step: the run blows up; the exception carries
     # the motion up to the last good state as a LeggedRun (records aligned with its states)
     feet = ct.foot_points(solo)
-    q = solo.neutral_configuration()
-    q[7:] = STAND
-    q0 = ct.stand_on_ground(solo, q, feet, height=0.005)
+    q0 = _standing(solo, feet, height=0.005)
     stiff = ct.SoftContactParams(stiffness=1e7, damping=0.0, mu=0.0)
     with pytest.raises(sp.SimulationDiverged) as err:
         ct.simulate_legged(ct.ground_scene(solo, feet), q0, np.zeros(solo.nv), 1.0, 5e-3, stiff)
