@@ -40,6 +40,7 @@ __all__ = [
     "checker",
     "fast_mode",
     "strict_mode",
+    "draft_mode",
     "grading_mode",
     "static_mode",
     "figure3d",
@@ -65,6 +66,50 @@ def static_mode() -> bool:
 def strict_mode() -> bool:
     """True when ``SPATIAL_NB_STRICT`` is set: exercise checks raise instead of printing."""
     return _flag("SPATIAL_NB_STRICT")
+
+
+#: Resolution of the course's figures (``setup``), and of the figures in draft mode.
+FIGURE_DPI = 100
+DRAFT_DPI = 50
+
+
+def draft_mode() -> bool:
+    """True when ``SPATIAL_NB_DRAFT`` is set: figures are rendered cheaply (the notebook tests).
+
+    A figure outside a widget is then rendered at :data:`DRAFT_DPI` instead of
+    :data:`FIGURE_DPI`, and without the inline backend's tight bounding box, which costs a second
+    drawing of the whole figure to measure it.  Every artist is still drawn, so a figure that
+    cannot be drawn still fails the test.  A widget's updates render as in the reader's notebook
+    (:func:`interact`), so the update times that the tests record are the reader's.
+    """
+    return _flag("SPATIAL_NB_DRAFT")
+
+
+def _inline_png(**kwargs) -> None:
+    """Register the inline backend's PNG output with ``kwargs`` for ``print_figure`` (kernel only).
+
+    With no ``kwargs`` the configured ones come back (the tight bounding box by default).
+    """
+    if _in_kernel():
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+
+        set_matplotlib_formats("png", **kwargs)
+
+
+@contextlib.contextmanager
+def _as_the_reader_sees_it() -> Iterator[None]:
+    """Inside, figures render as in the reader's notebook, draft mode or not."""
+    if not draft_mode():
+        yield
+        return
+    import matplotlib.pyplot as plt
+
+    with plt.rc_context({"figure.dpi": FIGURE_DPI}):
+        _inline_png()
+        try:
+            yield
+        finally:
+            _inline_png(bbox_inches=None)
 
 
 def grading_mode() -> bool:
@@ -278,7 +323,7 @@ def setup(seed: int = 0) -> NotebookConfig:
     plt.rcParams.update(
         {
             "figure.figsize": (6.4, 4.0),
-            "figure.dpi": 100,
+            "figure.dpi": DRAFT_DPI if draft_mode() else FIGURE_DPI,
             "axes.grid": True,
             "grid.alpha": 0.3,
             "axes.spines.top": False,
@@ -288,6 +333,8 @@ def setup(seed: int = 0) -> NotebookConfig:
             "animation.embed_limit": 30.0,
         }
     )
+    if draft_mode():  # one drawing per figure: no tight bounding box to measure first
+        _inline_png(bbox_inches=None)
     return NotebookConfig(
         seed=seed, rng=np.random.default_rng(seed), fast=fast_mode(), strict=strict_mode()
     )
@@ -333,13 +380,14 @@ def interact(fn: Callable, /, *, show: bool = True, **controls):
     @functools.wraps(fn)  # keeps fn's signature, so its defaults become the initial values
     def run(**kwargs):
         start, clock = len(_pending()), time.perf_counter()
-        try:
-            result = fn(**kwargs)
-            if plt.get_fignums() and not static:
-                plt.show()
-        finally:
-            plt.close("all")
-            made = _show_pending(start)  # in the widget's output area, like plt.show()
+        with _as_the_reader_sees_it():  # draft mode: the update takes the reader's time
+            try:
+                result = fn(**kwargs)
+                if plt.get_fignums() and not static:
+                    plt.show()
+            finally:
+                plt.close("all")
+                made = _show_pending(start)  # in the widget's output area, like plt.show()
         for canvas in shown:
             _close_live(canvas)
         shown[:] = made

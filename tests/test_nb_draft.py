@@ -1,0 +1,55 @@
+"""Draft mode (``SPATIAL_NB_DRAFT``, the notebook tests): cheap figures, the reader's widgets.
+
+In a real kernel with the inline backend, as nbval runs the notebooks: a figure outside a widget
+is rendered once at ``DRAFT_DPI`` without the tight bounding box, so its PNG is exactly its size
+in inches times 50; a widget update renders as the reader's notebook does (100 dpi, cropped to
+the tight bounding box, here widened by a label beyond the right edge); and the draft comes back
+after the update.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+import spatial as sp
+
+CELLS = [
+    "import base64, matplotlib.pyplot as plt, spatial as sp\ncfg = sp.nb.setup()",
+    '''png = get_ipython().display_formatter.formatters["image/png"]
+
+
+def width(inches=4.0):
+    """Pixel width of the PNG the notebook would show for a figure ``inches`` wide."""
+    fig, ax = plt.subplots(figsize=(inches, 2.0))
+    ax.plot([0.0, 1.0])
+    fig.text(1.3, 0.5, "a label beyond the right edge")
+    data = png(fig)
+    plt.close(fig)
+    data = base64.b64decode(data) if isinstance(data, str) else data
+    return int.from_bytes(data[16:20], "big")  # the PNG header's width
+
+
+print(width(), sp.nb.interact(width, show=False, inches=(2.0, 6.0)).result, width())''',
+]
+
+
+def _widths(monkeypatch, draft: str) -> list[int]:
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    monkeypatch.setenv("PYTHONPATH", str(pathlib.Path(sp.__file__).parents[1]))
+    monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    monkeypatch.setenv("SPATIAL_NB_DRAFT", draft)
+    book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
+    nbclient.NotebookClient(book, timeout=120, kernel_name="python3").execute()
+    return [int(w) for w in book.cells[1].outputs[0]["text"].split()]
+
+
+def test_draft_figures_are_drawn_once_at_half_resolution_and_widgets_as_the_reader_sees_them(
+    monkeypatch,
+):
+    outside, in_widget, after = _widths(monkeypatch, "1")
+    assert outside == after == 4 * sp.nb.DRAFT_DPI  # no tight box: exactly 4 inches
+    assert in_widget > 4 * sp.nb.FIGURE_DPI  # the reader's: 100 dpi, widened to the label
+    assert _widths(monkeypatch, "0") == [in_widget] * 3  # without draft mode: all the reader's
