@@ -4,8 +4,9 @@
 (``tools/execute_notebooks.py``: two at a time, widgets drawn as static figures of their
 teaching defaults with ``SPATIAL_STATIC=1``, see ``spatial.nb.interact``), then builds the site
 from those copies into ``build/book`` with MyST-NB's own execution off, warnings as errors.
-``make test`` builds the unexecuted notebooks the same way, so a broken cross-reference or
-table-of-contents entry fails the tests.  (``SPATIAL_BOOK_EXECUTE=force`` still lets MyST-NB
+``make test`` reads the unexecuted notebooks the same way and resolves their references without
+writing pages (Sphinx's ``dummy`` builder), so a broken cross-reference or table-of-contents entry
+fails the tests.  (``SPATIAL_BOOK_EXECUTE=force`` still lets MyST-NB
 execute them, one at a time.)
 The table of contents is ``notebooks/_toc.yml`` (read by ``sphinx-external-toc``).  Equations
 are typeset by MathJax copied into the site's ``_static`` (``sphinx-mathjax-offline``), so the
