@@ -31,6 +31,11 @@ A system then moves in one of two ways:
   step reports (``Step.info``) is recorded by the simulation; a system that can say the same of
   a state no step produced (the initial one) offers ``initial_records(q, v) -> dict``.
 
+A smooth system whose ``accelerations`` takes states stacked along leading dimensions (one
+array of many states, the same options for all) may say so with ``batched = True``: the
+finite-difference Jacobians of :class:`spatial.integrators.Linearized` then evaluate all their
+displaced states in one call.
+
 A system may also look at the finished trajectory once, ``check_trajectory(q, v, **options)``
 (e.g. warn that closed loops drifted open, without a warning per integration stage).
 
@@ -207,6 +212,12 @@ class TreeSystem:
     nq = property(lambda self: self.model.nq)
     nv = property(lambda self: self.model.nv)
     NB = property(lambda self: self.model.NB)
+
+    @property
+    def batched(self) -> bool:
+        """Whether :meth:`accelerations` takes stacked states: a tree's ABA does (module
+        docstring); the closed-loop solve is left to one state at a time."""
+        return self.model.NL == 0
 
     def check_state(self, q, v):
         q, v, _, _ = self.model.check_state(q, v)

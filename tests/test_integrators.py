@@ -185,6 +185,40 @@ def test_hat_and_tilde_forms_give_the_same_velocities(pair):
     assert np.abs(hat.v - tilde.v).max() < 1e-13
 
 
+class _Counted:
+    """A tree system that counts its ``accelerations`` calls and the states each call held."""
+
+    def __init__(self, model, batched=True):
+        self.tree, self.batched, self.calls = sp.systems.TreeSystem(model), batched, []
+
+    def __getattr__(self, name):
+        return getattr(self.tree, name)
+
+    def accelerations(self, t, q, v, **options):
+        self.calls.append(int(np.prod(np.shape(q)[:-1])))
+        return self.tree.accelerations(t, q, v, **options)
+
+
+def test_linearized_evaluates_the_displaced_states_in_one_call_when_the_system_takes_stacks():
+    """On a floating base (quaternion: q has nv + 1 entries) with a batch of three states, the
+    stacked differences equal the one-state-at-a-time ones; a controller function, which may
+    not read a stack, gets one state at a time."""
+    model = B.floating_base(B.double_pendulum(), inertia=B.sphere_inertia(1.0, 0.2))
+    rng = np.random.default_rng(5)
+    q, v = model.random_configuration(rng, (3,)), rng.standard_normal((3, model.nv))
+    tau, nv = rng.standard_normal(model.nv), model.nv
+    stacked, looped = _Counted(model), _Counted(model, batched=False)
+    f, K, D = Linearized(stacked).force_jacobians(0.0, q, v, tau=tau)
+    f1, K1, D1 = Linearized(looped).force_jacobians(0.0, q, v, tau=tau)
+    assert stacked.calls == [3, 4 * nv * 3] and looped.calls == [3] * (1 + 4 * nv)
+    assert np.array_equal(f, f1)
+    for J, J1 in ((K, K1), (D, D1)):  # central differences agree to their own accuracy
+        assert J.shape == (3, nv, nv) and np.abs(J - J1).max() < 1e-7 * np.abs(J1).max()
+    controlled = _Counted(model)
+    Linearized(controlled).force_jacobians(0.0, q[0], v[0], tau=lambda t, q, v: tau)
+    assert controlled.calls == [1] * (1 + 4 * nv)
+
+
 def test_trapezoidal_hat_form_needs_h_over_four_not_h_squared_over_four():
     """The notes print f̂ = f − ½Dv + (h²/4)Kv; only h/4 reproduces the f̃ form and the
     trapezoidal rule derived from its definition."""

@@ -126,12 +126,33 @@ class Linearized:
         return self._force_jacobians(t, q, v, **options)
 
     def _force_jacobians(self, t: float, q, v, **options):
-        """:meth:`force_jacobians` of a validated state: the differences call the cores."""
+        """:meth:`force_jacobians` of a validated state: the differences call the cores.
+
+        A system that takes stacked states (``batched``, :mod:`spatial.systems`) evaluates all
+        ``4 nv`` displaced states in one call, unless an option is a function (a controller
+        ``tau(t, q, v)`` written for one state would misread a stack); otherwise one call each.
+        """
         sys, eps = self.system, self.eps
         accelerations, integrate = _core(sys, "accelerations"), _core(sys, "integrate")
         M = sys.mass_matrix(q)
         a = accelerations(t, q, v, **options)
         nv = a.shape[-1]
+        if getattr(sys, "batched", False) and not any(map(callable, options.values())):
+            # row j of `step` displaces along direction j; the stack leads: (nv, ..., nv)
+            step = (eps * np.eye(nv)).reshape((nv,) + (1,) * (a.ndim - 1) + (nv,))
+            stack = (nv,) + a.shape[:-1]
+            q_j = np.broadcast_to(q, stack + q.shape[-1:])
+            v_j = np.broadcast_to(v, stack + v.shape[-1:])
+            displaced = accelerations(  # at q ⊕ e_j, q ⊕ -e_j (with v), v + e_j, v - e_j (at q)
+                t,
+                np.concatenate([integrate(q_j, step, 1.0), integrate(q_j, -step, 1.0), q_j, q_j]),
+                np.concatenate([v_j, v_j, v_j + step, v_j - step]),
+                **options,
+            )
+            plus_q, minus_q, plus_v, minus_v = np.split(displaced, 4)
+            dq = np.moveaxis((plus_q - minus_q) / (2 * eps), 0, -1)
+            dv = np.moveaxis((plus_v - minus_v) / (2 * eps), 0, -1)
+            return _mv(M, a), M @ dq, M @ dv
         dq = np.zeros(a.shape + (nv,))
         dv = np.zeros(a.shape + (nv,))
         for j in range(nv):
