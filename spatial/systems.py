@@ -61,6 +61,7 @@ from ._batched import T as _T
 from ._batched import mv as _mv
 from ._validate import as_array, vector
 from .dynamics import aba, crba
+from .dynamics.aba import _aba_checked  # unvalidated core, for validated states
 from .dynamics.loops import (
     POSITION_TOL,
     VELOCITY_TOL,
@@ -69,6 +70,7 @@ from .dynamics.loops import (
     loop_forward_dynamics,
     reduced_forward_dynamics,
 )
+from .dynamics.rnea import _check_f_ext
 from .kinematics import _energies, body_poses, kinetic_energy, potential_energy
 from .model import Model
 from .reduced import (
@@ -275,10 +277,11 @@ class TreeSystem:
         """:meth:`accelerations` for ``q`` and ``v`` that :meth:`check_state` has validated.
 
         The core :func:`spatial.simulate`'s loop calls at every stage, where the state is
-        already checked: with the generated ABA, only the applied forces are validated before
-        the straight-line code runs; otherwise this is :meth:`accelerations`.
+        already checked: for a tree only the applied forces are validated before the ABA runs
+        (the generated code, or the dense passes with :func:`~spatial.aba`'s overflow and
+        singularity errors); a model with loops takes :meth:`accelerations`.
         """
-        if self._generated_aba is None or self.model.NL or options:
+        if self.model.NL or options:
             return self.accelerations(t, q, v, tau, f_ext, **options)
         tau_t = _evaluate(tau, t, q, v)
         if tau_t is None:
@@ -286,8 +289,10 @@ class TreeSystem:
         else:
             tau_t = self.model.check_state(tau=tau_t)[3]
         if tau_t.dtype != q.dtype or v.dtype != q.dtype:  # mixed types: the general route
-            return self._generated_aba(q, v, tau_t, f_ext=f_ext)
-        return self._generated_aba._call_checked([q, v, tau_t], f_ext)
+            return self.accelerations(t, q, v, tau_t, f_ext)
+        if self._generated_aba is not None:
+            return self._generated_aba._call_checked([q, v, tau_t], f_ext)
+        return _aba_checked(self.model, q, v, tau_t, _check_f_ext(self.model, f_ext))
 
     def _integrate(self, q, v, dt):
         """:meth:`integrate` for ``q`` and ``v`` that :meth:`check_state` has validated."""

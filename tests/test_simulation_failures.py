@@ -108,6 +108,25 @@ def test_aba_tells_an_overflow_from_a_massless_subtree():
         sp.aba(massless, [0.1], [0.0], [0.0])
 
 
+def test_the_simulation_core_keeps_abas_checks_of_the_forces_and_of_a_massless_subtree():
+    """The loop's ABA core trusts the validated state but still checks what changes per stage."""
+    model = B.double_pendulum()
+    with pytest.raises(ValueError, match="tau"):
+        simulate(model, [0.1, 0.2], [0.0, 0.0], 0.01, steps=3, tau=lambda t, q, v: np.ones(3))
+    with pytest.raises(ValueError, match="tau"):
+        simulate(model, [0.1, 0.2], [0.0, 0.0], 0.01, steps=3, tau=lambda t, q, v: [np.nan, 0])
+    massless = sp.Model()
+    massless.add_body(0, sp.joints.Revolute("z"), np.eye(6), np.zeros((6, 6)))
+    with pytest.raises(ValueError, match="singular"):
+        simulate(massless, [0.1], [0.0], 0.01, steps=3)
+    tau = lambda t, q, v: -q  # noqa: E731
+    traj = simulate(
+        model, [0.1, 0.2], [0.3, 0.0], 0.01, steps=3, integrator="symplectic-euler", tau=tau
+    )
+    v = np.array([0.3, 0.0]) + 0.01 * sp.aba(model, [0.1, 0.2], [0.3, 0.0], [-0.1, -0.2])
+    assert np.array_equal(traj.v[1], v)  # the public aba's numbers, bit for bit
+
+
 class _Stepper(_Line):
     """A stepped system: one explicit Euler step of the chosen acceleration."""
 

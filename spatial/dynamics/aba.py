@@ -346,6 +346,12 @@ def aba(model: Model, q, qd, tau, f_ext=None, assembly: str = "standard") -> np.
         _require_invertible_inertias(model, assembly)
         Xup, S, v, c, IA, pA = _pass1(model, q, qd, f_ext)
         return _VARIANTS[assembly](model, q, Xup, S, c, IA, pA, tau, batch)
+    return _aba_checked(model, q, qd, tau, f_ext)
+
+
+def _aba_checked(model: Model, q, qd, tau, f_ext) -> np.ndarray:
+    """:func:`aba` (standard assembly) of validated arrays, with its overflow and singularity
+    errors: the core a simulation calls at every stage once the state is validated."""
     qdd = _aba(model, q, qd, tau, f_ext)  # checks the batch shapes first
     if not np.isfinite(qdd).all():
         # D_i depends on q alone: if q̈(q, 0, 0) is finite, the velocities or forces overflowed
