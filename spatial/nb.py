@@ -78,9 +78,11 @@ def draft_mode() -> bool:
 
     A figure outside a widget is then rendered at :data:`DRAFT_DPI` instead of
     :data:`FIGURE_DPI`, and without the inline backend's tight bounding box, which costs a second
-    drawing of the whole figure to measure it.  Every artist is still drawn, so a figure that
-    cannot be drawn still fails the test.  A widget's updates render as in the reader's notebook
-    (:func:`interact`), so the update times that the tests record are the reader's.
+    drawing of the whole figure to measure it; the frames of an animation are saved at
+    :data:`DRAFT_DPI` too (``savefig.dpi``; their figures ask for 70–80).  Every artist is still
+    drawn, so a figure that cannot be drawn still fails the test.  A widget's updates render as
+    in the reader's notebook (:func:`interact`), so the update times that the tests record are
+    the reader's.
     """
     return _flag("SPATIAL_NB_DRAFT")
 
@@ -104,7 +106,7 @@ def _as_the_reader_sees_it() -> Iterator[None]:
         return
     import matplotlib.pyplot as plt
 
-    with plt.rc_context({"figure.dpi": FIGURE_DPI}):
+    with plt.rc_context({"figure.dpi": FIGURE_DPI, "savefig.dpi": "figure"}):
         _inline_png()
         try:
             yield
@@ -334,6 +336,7 @@ def setup(seed: int = 0) -> NotebookConfig:
         }
     )
     if draft_mode():  # one drawing per figure: no tight bounding box to measure first
+        plt.rcParams["savefig.dpi"] = DRAFT_DPI  # animation frames (the inline PNGs set theirs)
         _inline_png(bbox_inches=None)
     return NotebookConfig(
         seed=seed, rng=np.random.default_rng(seed), fast=fast_mode(), strict=strict_mode()

@@ -4,7 +4,7 @@ In a real kernel with the inline backend, as nbval runs the notebooks: a figure 
 is rendered once at ``DRAFT_DPI`` without the tight bounding box, so its PNG is exactly its size
 in inches times 50; a widget update renders as the reader's notebook does (100 dpi, cropped to
 the tight bounding box, here widened by a label beyond the right edge); and the draft comes back
-after the update.
+after the update.  Animation frames follow the same rule.
 """
 
 from __future__ import annotations
@@ -32,6 +32,18 @@ def width(inches=4.0):
 
 
 print(width(), sp.nb.interact(width, show=False, inches=(2.0, 6.0)).result, width())''',
+    """def frame_width(inches=4.0):  # an animation's frames, as sp.viz's players save them
+    from matplotlib.animation import FuncAnimation
+
+    fig, ax = plt.subplots(figsize=(inches, 2.0), dpi=70)
+    player = FuncAnimation(fig, lambda k: ax.plot([0, k]), frames=2)
+    html = player.to_jshtml()
+    plt.close(fig)
+    data = base64.b64decode(html.split("data:image/png;base64,")[1].split('"')[0])
+    return int.from_bytes(data[16:20], "big")
+
+
+print(frame_width(), sp.nb.interact(frame_width, show=False, inches=(2.0, 6.0)).result)""",
 ]
 
 
@@ -43,13 +55,15 @@ def _widths(monkeypatch, draft: str) -> list[int]:
     monkeypatch.setenv("SPATIAL_NB_DRAFT", draft)
     book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
     nbclient.NotebookClient(book, timeout=120, kernel_name="python3").execute()
-    return [int(w) for w in book.cells[1].outputs[0]["text"].split()]
+    return [int(w) for cell in book.cells[1:] for w in cell.outputs[0]["text"].split()]
 
 
 def test_draft_figures_are_drawn_once_at_half_resolution_and_widgets_as_the_reader_sees_them(
     monkeypatch,
 ):
-    outside, in_widget, after = _widths(monkeypatch, "1")
+    outside, in_widget, after, frame, frame_in_widget = _widths(monkeypatch, "1")
     assert outside == after == 4 * sp.nb.DRAFT_DPI  # no tight box: exactly 4 inches
     assert in_widget > 4 * sp.nb.FIGURE_DPI  # the reader's: 100 dpi, widened to the label
-    assert _widths(monkeypatch, "0") == [in_widget] * 3  # without draft mode: all the reader's
+    assert frame == 4 * sp.nb.DRAFT_DPI and frame_in_widget == 4 * 70  # the figure's own dpi
+    # without draft mode, everything as the reader sees it
+    assert _widths(monkeypatch, "0") == [in_widget] * 3 + [4 * 70] * 2
