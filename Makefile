@@ -7,12 +7,17 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# The tests run several processes per core (two pytest workers each for the library and the
+# notebooks, their kernels, the book check): a BLAS thread pool in each only spins while it waits
+# for a core (the library alone: 336 -> 323 CPU-s with one thread).  The course's matrices are
+# small; the benchmarks (make bench) keep the default.
+ONE_BLAS_THREAD := OPENBLAS_NUM_THREADS=1
 # matplotlib's inline backend is headless and keeps every shown figure as an image output, which
 # notebooks/conftest.py counts (with Agg, plt.show() does nothing and no figure is kept).  Draft
 # mode draws every figure once at half resolution, as nobody looks at the tests' images; widget
 # updates still render as the reader's, so their recorded times are the reader's (spatial.nb).
 NB_ENV := SPATIAL_NB_FAST=1 SPATIAL_NB_STRICT=1 SPATIAL_NB_DRAFT=1 \
-	MPLBACKEND=module://matplotlib_inline.backend_inline
+	MPLBACKEND=module://matplotlib_inline.backend_inline $(ONE_BLAS_THREAD)
 # Jupyter refuses to run as root unless told to (containers often run as root)
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
@@ -44,7 +49,8 @@ lint: $(STAMP)
 # worksteal: a worker that runs out of tests takes half of the other's queue, so the run does not
 # end on one worker finishing a long tail alone
 test-lib: $(STAMP)
-	MPLBACKEND=Agg $(BIN)/pytest -n 2 --dist worksteal --doctest-modules spatial tests
+	MPLBACKEND=Agg $(ONE_BLAS_THREAD) $(BIN)/pytest -n 2 --dist worksteal --doctest-modules \
+		spatial tests
 
 # every notebook under notebooks/: the chapters and the projects (notebooks/projects/)
 test-notebooks: $(STAMP)
