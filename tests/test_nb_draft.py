@@ -65,5 +65,13 @@ def test_draft_figures_are_drawn_once_at_half_resolution_and_widgets_as_the_read
     assert outside == after == 4 * sp.nb.DRAFT_DPI  # no tight box: exactly 4 inches
     assert in_widget > 4 * sp.nb.FIGURE_DPI  # the reader's: 100 dpi, widened to the label
     assert frame == 4 * sp.nb.DRAFT_DPI and frame_in_widget == 4 * 70  # the figure's own dpi
-    # without draft mode, everything as the reader sees it
-    assert _widths(monkeypatch, "0") == [in_widget] * 3 + [4 * 70] * 2
+
+
+def test_without_draft_mode_figures_are_the_readers(monkeypatch):
+    import matplotlib.pyplot as plt
+
+    monkeypatch.delenv("SPATIAL_NB_DRAFT", raising=False)
+    with plt.rc_context():
+        sp.nb.setup()
+        assert plt.rcParams["figure.dpi"] == sp.nb.FIGURE_DPI
+        assert plt.rcParams["savefig.dpi"] == "figure"
