@@ -436,8 +436,9 @@ def driving(widget) -> Iterator[dict]:
     done on the displayed widget, that would leave the figure at the last tested values
     instead of the teaching default.  Inside ``with driving(w) as controls:`` the controls are
     available by their descriptions (the function's argument names); on leaving the block,
-    even through a failed assertion, every control gets its previous value back, so the
-    widget reruns and shows again what it showed before the test.
+    even through a failed assertion, every control gets its previous value back and the
+    widget reruns once (not once per control put back), showing again what it showed before
+    the test.
 
     Parameters
     ----------
@@ -453,9 +454,15 @@ def driving(widget) -> Iterator[dict]:
     try:
         yield controls
     finally:
-        for name, value in before.items():
-            if controls[name].value != value:
-                controls[name].value = value
+        moved = [name for name, value in before.items() if controls[name].value != value]
+        for name in moved:  # put back without a rerun each ...
+            controls[name].unobserve(widget.update, names="value")
+            try:
+                controls[name].value = before[name]
+            finally:
+                controls[name].observe(widget.update, names="value")
+        if moved:  # ... then one rerun with all of them
+            widget.update()
 
 
 #: An exercise id: a chapter's ``"NN.k"`` (two digits) or a project's milestone ``"Pn.k"``.

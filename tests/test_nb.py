@@ -78,12 +78,22 @@ def test_static_mode_shows_the_default_figure_instead_of_the_widget(monkeypatch)
 
 
 def test_driving_a_widget_restores_what_the_reader_saw():
-    w = sp.nb.interact(lambda a=1.0, b=2.0: a * b, show=False, a=(0.0, 10.0), b=(0.0, 10.0))
+    runs = []
+
+    def product(a=1.0, b=2.0):
+        runs.append((a, b))
+        return a * b
+
+    w = sp.nb.interact(product, show=False, a=(0.0, 10.0), b=(0.0, 10.0))
     with sp.nb.driving(w) as controls:
         assert set(controls) == {"a", "b"}
         controls["a"].value, controls["b"].value = 4.0, 0.5
         assert w.result == 2.0
     assert [c.value for c in w.kwargs_widgets] == [1.0, 2.0] and w.result == 2.0
+    assert runs == [(1.0, 2.0), (4.0, 2.0), (4.0, 0.5), (1.0, 2.0)]  # one rerun to put back
+    w.children[0].value = 3.0  # the controls still drive the widget afterwards
+    assert w.result == 6.0
+    w.children[0].value = 1.0
     with pytest.raises(AssertionError), sp.nb.driving(w) as controls:
         controls["b"].value = 3.0
         assert w.result == 0.0  # a failing check still restores the controls
