@@ -202,7 +202,7 @@ def test_dense_crba_and_aba_counts_equal_the_product_sizes():
     # ABA, Table 7.1 by pass: per body in pass 1 v_J = q̇ S, v× (1x6 times 6x36), I v and the
     # two einsum products c = v× v_J and p^A = v×ᵀ (I v) (6 terms summed from 0: 36m + 36a),
     # per non-root body v = X v_λ + v_J; per non-root body in pass 2 I^a (6 divisions, outer
-    # product, 6x6 sum), p^a, the two transforms; per body in pass 3 a', q̈ (6x1 dot,
+    # product, 6x6 sum), p^a, the two (factored) transforms; per body in pass 3 a', q̈ (6x1 dot,
     # subtraction, division), a
     einsum = cost.Cost(36, 36)
     pass1 = _product(6, 1, 1) + _product(1, 6, 36) + _product(6, 6, 1) + 2 * einsum
@@ -210,7 +210,8 @@ def test_dense_crba_and_aba_counts_equal_the_product_sizes():
     u = _adds(1)
     I_a = cost.Cost(6, 0) + _product(6, 1, 6) + _adds(36)
     p_a = _product(6, 6, 1) + cost.Cost(1, 0) + _product(6, 1, 1) + _adds(12)
-    up = 2 * _product(6, 6, 6) + _adds(36) + _product(6, 6, 1) + _adds(6)
+    # the two transforms to the parent as rot(E) then xlt(r), each on both sides of I^a
+    up = 4 * _product(6, 6, 6) + _adds(36) + 2 * _product(6, 6, 1) + _adds(6)
     pass3 = _product(6, 6, 1) + _adds(6) + _product(1, 6, 1) + cost.Cost(1, 1)
     pass3 += _product(6, 1, 1) + _adds(6)
     aba = transforms + n * (pass1 + u + pass3) + (n - 1) * (v_up + I_a + p_a + up)

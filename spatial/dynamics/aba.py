@@ -41,8 +41,9 @@ import numpy as np
 from .._batched import T as _T
 from .._batched import apply_force, crm_matrix, spd_solve, symmetric, xinv  # unvalidated
 from ..inertia import inertia_inverse
-from ..kinematics import _joint_motions, _S_T_times, _times_S, _tree_transforms
+from ..kinematics import _joint_motions, _S_T_times, _times_S, _tree_factors, _tree_transforms
 from ..model import Model
+from ..vectors.factored import factored_congruence, factored_force_T_columns
 from .rnea import _batch_shape, _check_f_ext
 
 __all__ = ["aba", "articulated_inertia"]
@@ -133,9 +134,13 @@ def _pass1(model: Model, q, qd, f_ext):
 def _pass2(model: Model, Xup, S, c, IA, pA, tau):
     """Pass 2 of Table 7.1 (eqs. 7.43–7.48): completes ``IA`` and ``pA`` in place.
 
-    Returns the lists ``U``, ``D``, ``u`` that pass 3 uses again.
+    Returns the lists ``U``, ``D``, ``u`` that pass 3 uses again.  The transforms to the
+    parent are applied as their factors ``rot(E) xlt(r)`` (Table A.4), as in
+    :func:`~spatial.rnea` and :func:`~spatial.crba`: the symmetric congruence of eq. 7.47
+    rotation first (:func:`~spatial.vectors.factored.factored_congruence`).
     """
     NB, axis = model.NB, model.motion_constants(tau.dtype).axis
+    X = _tree_factors(model, Xup)  # Xup stays whole: pass 3 uses it
     U, D, u = ([None] * (NB + 1) for _ in range(3))
     for i in range(NB, 0, -1):
         k = axis[i]
@@ -146,9 +151,8 @@ def _pass2(model: Model, Xup, S, c, IA, pA, tau):
         if p != 0:
             Ia = symmetric(IA[i] - _mul(U[i], _solve(D[i], _T(U[i]))))
             pa = pA[i] + Ia @ c[i] + _mul(U[i], _solve(D[i], u[i]))
-            X_star = _T(Xup[i])  # λ(i)X_i*, the force transform to the parent
-            IA[p] = symmetric(IA[p] + X_star @ Ia @ Xup[i])  # λ(i)X_i* I^a iX_λ(i)
-            pA[p] = pA[p] + X_star @ pa  # λ(i)X_i* p^a
+            IA[p] = symmetric(IA[p] + factored_congruence(X[i], Ia))  # λ(i)X_i* I^a iX_λ(i)
+            pA[p] = pA[p] + factored_force_T_columns(X[i], pa)  # λ(i)X_i* p^a
     return U, D, u
 
 
