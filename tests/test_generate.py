@@ -230,14 +230,14 @@ def test_rules_cancel_a_quotient_against_its_divisor():
 
 def test_rules_cancel_a_difference_against_its_subtrahend():
     """``x + (y - x) → y``, ``(y - x) + x → y``, ``(x + y) - y → x``, ``(x - y) - x → -y``,
-    ``x - (x - y) → y``: no node is made."""
+    ``x - (x - y) → y``, ``x - (x + y) → -y``: no node is made."""
     with tracer.tape() as t:
         x, y = tracer.input_symbol("x"), tracer.input_symbol("y")
         d, s = y - x, x + y
         before = len(t.nodes)
         assert x + d is y and d + x is y and s - y is x and s - x is y
-        assert (x - y) - x is -y and x - (x - y) is y
-        assert len(t.nodes) == before + 2  # x - y and -y only
+        assert (x - y) - x is -y and x - (x - y) is y and x - s is -y and y - s is -x
+        assert len(t.nodes) == before + 3  # x - y, -y and -x only
         assert (x + 2.0) - x == 2.0 and x - (x - 2.0) == 2.0  # a constant is left
         u = tracer.input_symbol("u")
         assert (u + d).op == "+" and (s - u).op == "-"  # another operand: a sum

@@ -25,8 +25,9 @@ program, §10.4):
   them vanish (the zero the efficient ABA formulations exploit, Featherstone §10.3);
 * **a difference cancels against its subtrahend** (beyond the book's rules): ``x + (y - x) →
   y``, ``(y - x) + x → y``, ``(x + y) - y → x``, ``(x - y) - x → -y``, ``x - (x - y) → y``,
-  exact in real arithmetic like the quotient rules.  In the ABA's ``p^a = p^A + I^a c + U D⁻¹
-  u`` with ``S = e_k``, row ``k`` is ``p^A_k + (τ - p^A_k)``: the joint force ``τ`` itself;
+  ``x - (x + y) → -y``, exact in real arithmetic like the quotient rules.  In the ABA's
+  ``p^a = p^A + I^a c + U D⁻¹ u`` with ``S = e_k``, row ``k`` is ``p^A_k + (τ - p^A_k)``: the
+  joint force ``τ`` itself;
 * **common subexpressions** (beyond the book's rules): an operation on operands that already
   met in the same operation returns the node made the first time (``+`` and ``·`` with their
   operands in a canonical order), so a product NumPy forms twice is computed once.
@@ -316,6 +317,8 @@ def _sub(a, b):
         return _neg(a.b)
     if b.op == "-" and b.a is a:  # x - (x - y) → y
         return b.b
+    if b.op == "+" and (b.a is a or b.b is a):  # x - (x + y) → -y
+        return _neg(b.b if b.a is a else b.a)
     return _node("-", a, b)
 
 
