@@ -228,6 +228,28 @@ def test_rules_cancel_a_quotient_against_its_divisor():
         assert (u * q).op == "*"  # another factor: a product
 
 
+def test_rules_cancel_a_difference_against_its_subtrahend():
+    """``x + (y - x) → y``, ``(y - x) + x → y``, ``(x + y) - y → x``, ``(x - y) - x → -y``,
+    ``x - (x - y) → y``, ``x - (x + y) → -y``: no node is made."""
+    with tracer.tape() as t:
+        x, y = tracer.input_symbol("x"), tracer.input_symbol("y")
+        d, s = y - x, x + y
+        before = len(t.nodes)
+        assert x + d is y and d + x is y and s - y is x and s - x is y
+        assert (x - y) - x is -y and x - (x - y) is y and x - s is -y and y - s is -x
+        assert len(t.nodes) == before + 3  # x - y, -y and -x only
+        assert (x + 2.0) - x == 2.0 and x - (x - 2.0) == 2.0  # a constant is left
+        u = tracer.input_symbol("u")
+        assert (u + d).op == "+" and (s - u).op == "-"  # another operand: a sum
+
+
+def test_the_abas_pa_row_of_a_unit_axis_is_the_joint_force():
+    """``p^a = p^A + I^a c + U D⁻¹ u`` with ``S = e_k``: row ``k`` is ``p^A_k + u = τ``
+    (``I^a`` has row ``k`` zero and ``U_k D⁻¹ = 1``), so it costs no operation."""
+    source = generate(builders.gu_chain(3), "aba").source
+    assert "pA3_1 + u2_1" not in source and "* tau2" in source  # τ₂ enters p^a directly
+
+
 def test_the_articulated_inertia_of_a_revolute_joint_has_an_exact_zero_row():
     """``I^a = I^A - U D⁻¹Uᵀ`` with ``U = I^A e_3``, ``D = U_3`` has row and column 3 zero:
     the rules see it, and the generated ABA of GU(7) is within 1.5x of Table 10.1's best row."""
@@ -254,7 +276,7 @@ def test_count_is_far_below_the_dense_code_and_source_reads_like_the_book():
     assert f.count.mul == f.m and isinstance(f, GeneratedFunction)
     assert f.source.startswith("def aba(q, qd, tau):\n    q1, q2, q3, q4, q5, q6, q7 = q\n")
     assert "    cos_q1 = cos(q1)\n" in f.source
-    for quantity in ("IA7", "pA7", "Ia2", "pa2", "a_prime1", "qdd_i1", "v2"):  # Table 7.1's
+    for quantity in ("IA7", "u7", "Ia2", "pa2", "a_prime1", "qdd_i1", "v2"):  # Table 7.1's
         assert f"\n    {quantity}_1 = " in f.source
     assert f.source.count("\n    ") == f.statements + 4  # 3 unpackings and the return
     assert "del " not in f.source and "_mul(" in f.batch_source  # one ufunc call per operation

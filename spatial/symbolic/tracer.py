@@ -23,6 +23,11 @@ program, §10.4):
   code computes to round-off only: ``I^a = I^A - U D⁻¹ Uᵀ`` of a joint with ``S = e_k``, where
   ``U = I^A e_k`` and ``D = U_k``, has row and column ``k`` exactly zero, and the products with
   them vanish (the zero the efficient ABA formulations exploit, Featherstone §10.3);
+* **a difference cancels against its subtrahend** (beyond the book's rules): ``x + (y - x) →
+  y``, ``(y - x) + x → y``, ``(x + y) - y → x``, ``(x - y) - x → -y``, ``x - (x - y) → y``,
+  ``x - (x + y) → -y``, exact in real arithmetic like the quotient rules.  In the ABA's
+  ``p^a = p^A + I^a c + U D⁻¹ u`` with ``S = e_k``, row ``k`` is ``p^A_k + (τ - p^A_k)``: the
+  joint force ``τ`` itself;
 * **common subexpressions** (beyond the book's rules): an operation on operands that already
   met in the same operation returns the node made the first time (``+`` and ``·`` with their
   operands in a canonical order), so a product NumPy forms twice is computed once.
@@ -284,6 +289,10 @@ def _add(a, b):
         return _neg(_add(a.a, b.a)) if b.op == "neg" else _sub(b, a.a)
     if b.op == "neg":
         return _sub(a, b.a)
+    if b.op == "-" and b.b is a:  # x + (y - x) → y
+        return b.a
+    if a.op == "-" and a.b is b:  # (y - x) + x → y
+        return a.a
     return _node("+", a, b) if a.n <= b.n else _node("+", b, a)
 
 
@@ -302,6 +311,14 @@ def _sub(a, b):
         return _add(a, b.a)
     if a.op == "neg":
         return _neg(_add(a.a, b))
+    if a.op == "+" and (a.a is b or a.b is b):  # (x + y) - y → x
+        return a.b if a.a is b else a.a
+    if a.op == "-" and a.a is b:  # (x - y) - x → -y
+        return _neg(a.b)
+    if b.op == "-" and b.a is a:  # x - (x - y) → y
+        return b.b
+    if b.op == "+" and (b.a is a or b.b is a):  # x - (x + y) → -y
+        return _neg(b.b if b.a is a else b.a)
     return _node("-", a, b)
 
 
