@@ -18,8 +18,9 @@ import pytest
 
 #: Fewest image outputs each notebook must produce in fast mode (``SPATIAL_NB_FAST=1``): the
 #: figures its code draws, as counted on 2026-11-25 (eight notebooks one to four fewer on
-#: 2026-11-28: a driven widget now puts its controls back with one rerun, not one per control).  A notebook that draws more passes; one
-#: that loses a figure fails until this number is lowered on purpose.
+#: 2026-11-28: a driven widget now puts its controls back with one rerun, not one per control).
+#: A notebook that draws more passes; one that loses a figure fails until this number is
+#: lowered on purpose.
 MIN_FIGURES = {
     "01-spatial-vectors": 10,
     "02-rotations-se3": 18,
