@@ -121,13 +121,16 @@ def _tree_translations(model: Model, dtype) -> list:
     return model._cached(("translations", np.dtype(dtype)), (*model.joints, *model.X_tree), compute)
 
 
-def _tree_factors(model: Model, Xup: list, overwrite: bool = False) -> list:
+def _tree_factors(
+    model: Model, Xup: list, overwrite: bool = False, constant_only: bool = False
+) -> list:
     """``Xup[i]`` as its factors ``rot(E_i) xlt(r_i)`` (a ``FactoredTransform``, Table A.4).
 
     ``r_i`` is the model's constant when the joint does not translate
-    (:func:`_tree_translations`), else it is recovered from ``Xup[i]``.  Entry 0 is ``None``.
-    With ``overwrite`` the factors ``rot(E_i)`` are ``Xup[i]`` itself, its lower-left block
-    zeroed in place (the caller no longer needs ``Xup``): no copy per body.
+    (:func:`_tree_translations`), else it is recovered from ``Xup[i]`` (with ``constant_only``
+    such bodies get ``None``).  Entry 0 is ``None``.  With ``overwrite`` the factors
+    ``rot(E_i)`` are ``Xup[i]`` itself, its lower-left block zeroed in place (the caller no
+    longer needs ``Xup``): no copy per body.
     """
     dtype = Xup[1].dtype if model.NB else model.dtype
     constant = _tree_translations(model, model.dtype if dtype.kind == "O" else dtype)
@@ -135,7 +138,7 @@ def _tree_factors(model: Model, Xup: list, overwrite: bool = False) -> list:
     for i in range(1, model.NB + 1):
         known = constant[i]
         if known is None:
-            out[i] = factor_transform(Xup[i])
+            out[i] = None if constant_only else factor_transform(Xup[i])
         else:
             rot = Xup[i] if overwrite and Xup[i].flags.writeable else Xup[i].copy()
             rot[..., 3:, :3] = 0.0

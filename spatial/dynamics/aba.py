@@ -134,13 +134,15 @@ def _pass1(model: Model, q, qd, f_ext):
 def _pass2(model: Model, Xup, S, c, IA, pA, tau):
     """Pass 2 of Table 7.1 (eqs. 7.43–7.48): completes ``IA`` and ``pA`` in place.
 
-    Returns the lists ``U``, ``D``, ``u`` that pass 3 uses again.  The transforms to the
-    parent are applied as their factors ``rot(E) xlt(r)`` (Table A.4), as in
+    Returns the lists ``U``, ``D``, ``u`` that pass 3 uses again.  Where the joint does not
+    translate (revolute joints), ``r`` of ``^iX_λ(i) = rot(E) xlt(r)`` is a constant of the
+    model, and the transforms to the parent are applied as these factors (Table A.4), as in
     :func:`~spatial.rnea` and :func:`~spatial.crba`: the symmetric congruence of eq. 7.47
-    rotation first (:func:`~spatial.vectors.factored.factored_congruence`).
+    rotation first (:func:`~spatial.vectors.factored.factored_congruence`).  Where ``r``
+    changes with ``q`` the 6x6 transform is the cheaper.
     """
     NB, axis = model.NB, model.motion_constants(tau.dtype).axis
-    X = _tree_factors(model, Xup)  # Xup stays whole: pass 3 uses it
+    X = _tree_factors(model, Xup, constant_only=True)  # Xup stays whole: pass 3 uses it
     U, D, u = ([None] * (NB + 1) for _ in range(3))
     for i in range(NB, 0, -1):
         k = axis[i]
@@ -151,8 +153,13 @@ def _pass2(model: Model, Xup, S, c, IA, pA, tau):
         if p != 0:
             Ia = symmetric(IA[i] - _mul(U[i], _solve(D[i], _T(U[i]))))
             pa = pA[i] + Ia @ c[i] + _mul(U[i], _solve(D[i], u[i]))
-            IA[p] = symmetric(IA[p] + factored_congruence(X[i], Ia))  # λ(i)X_i* I^a iX_λ(i)
-            pA[p] = pA[p] + factored_force_T_columns(X[i], pa)  # λ(i)X_i* p^a
+            if X[i] is None:  # λ(i)X_i* I^a iX_λ(i) and λ(i)X_i* p^a with the 6x6 transform
+                X_star = _T(Xup[i])
+                IA[p] = symmetric(IA[p] + X_star @ Ia @ Xup[i])
+                pA[p] = pA[p] + X_star @ pa
+            else:  # the same by the factors
+                IA[p] = symmetric(IA[p] + factored_congruence(X[i], Ia))
+                pA[p] = pA[p] + factored_force_T_columns(X[i], pa)
     return U, D, u
 
 
