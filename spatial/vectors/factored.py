@@ -113,13 +113,18 @@ def factored_force_T(X: FactoredTransform, f: np.ndarray) -> np.ndarray:
     return mTv(X.xlt, mTv(X.rot, f))
 
 
+def _times_xlt(F: np.ndarray, xlt: np.ndarray) -> np.ndarray:
+    """``F xlt(r)`` for ``F`` (..., k, 6); a constant ``xlt`` (6, 6) meets a whole batch of
+    ``F`` in one matrix product (its rows stacked), not one small product per state."""
+    if xlt.ndim == 2 and F.ndim > 2:
+        return (F.reshape(-1, 6) @ xlt).reshape(F.shape)
+    return F @ xlt
+
+
 def factored_force_T_columns(X: FactoredTransform, F: np.ndarray) -> np.ndarray:
     """``Xᵀ F`` for ``F`` (..., 6, k) whose columns are forces (:func:`factored_force_T`)."""
     G = T(X.rot) @ F
-    if X.xlt.ndim == 2 and G.ndim > 2:  # a constant xlt(r): one product for the whole batch
-        G_rows = G.swapaxes(-1, -2)  # (..., k, 6): the columns as rows, Gᵀ xlt = (xltᵀ G)ᵀ
-        return (G_rows.reshape(-1, 6) @ X.xlt).reshape(G_rows.shape).swapaxes(-1, -2)
-    return T(X.xlt) @ G
+    return T(_times_xlt(T(G), X.xlt))  # xltᵀ G = (Gᵀ xlt)ᵀ
 
 
 def factored_inertia_T(X: FactoredTransform, I: np.ndarray) -> np.ndarray:
@@ -158,8 +163,5 @@ def factored_congruence(X: FactoredTransform, A: np.ndarray) -> np.ndarray:
     matrix product per side.
     """
     B = symmetric(T(X.rot) @ A @ X.rot)
-    L = X.xlt
-    if L.ndim == 2 and B.ndim > 2:  # rows of B times xlt, then the columns: xltᵀ C = (Cᵀ xlt)ᵀ
-        C = (B.reshape(-1, 6) @ L).reshape(B.shape)
-        return symmetric((T(C).reshape(-1, 6) @ L).reshape(B.shape).swapaxes(-1, -2))
-    return symmetric(T(L) @ B @ L)
+    C = _times_xlt(B, X.xlt)  # B xlt
+    return symmetric(T(_times_xlt(T(C), X.xlt)))  # xltᵀ C = (Cᵀ xlt)ᵀ
