@@ -113,6 +113,10 @@ def _tree_translations(model: Model, dtype) -> list:
             if basis is None or np.any(basis[0][:, 3:, :3]) or np.any(basis[1][3:, :3]):
                 continue
             r = translation_of(np.asarray(model.X_tree[i], dtype))
+            # reading r back from E and B = -E r× leaves round-off where r has a zero (an
+            # offset along one axis only): the zero is restored, so that code generated for
+            # the model (spatial.symbolic) can drop its products
+            r[np.abs(r) < 1e-14 * np.abs(r).max(initial=0.0)] = 0.0
             xlt = translation(r).astype(dtype)
             r.flags.writeable = xlt.flags.writeable = False
             out[i] = (r, xlt)

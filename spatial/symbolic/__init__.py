@@ -34,7 +34,8 @@ uses it to set ``rnea``, ``crba`` and ``aba`` beside the optimized counts of Tab
 ``rnea``, ``crba`` or ``aba`` on symbols for one model, with the rules applied as each operation
 is made (:mod:`~spatial.symbolic.tracer`), and writes what the outputs depend on as one Python
 function (:mod:`~spatial.symbolic.codegen`) that runs one state on Python floats or a batch as
-NumPy array operations (:mod:`~spatial.symbolic.generator`).
+NumPy array operations (:mod:`~spatial.symbolic.generator`).  Like Table 10.1's counts, it
+works in Denavit–Hartenberg-like body frames where the model allows (:func:`dh_frames`, §10.3.1).
 
 Operations are counted as the book does: ``m`` for multiplications and divisions, ``a`` for
 additions and subtractions; a sign change is free (it folds into a neighbouring operation) and is
@@ -50,6 +51,7 @@ from .examples import (
 )
 from .executer import Executer, Program
 from .expr import Expr, OpCount, count_operations, format_expr, tree_count
+from .frames import dh_frames
 from .generator import GeneratedFunction, GenerationError, generate
 from .products import product_counts
 from .trace import LineOps, angle_symbols, count_lines, symbol_array
@@ -72,6 +74,7 @@ __all__ = [
     "symbol_array",
     "angle_symbols",
     "generate",
+    "dh_frames",
     "GeneratedFunction",
     "GenerationError",
     "product_counts",

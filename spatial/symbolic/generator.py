@@ -20,6 +20,12 @@ joint's own methods, and its results enter the generated code as inputs (``XJ3_1
 ``strict=True`` refuses such joints instead.  Loop joints are refused: the generated function
 would describe the spanning tree only.
 
+Body frames.  Table 10.1's counts assume Denavit–Hartenberg frames (§10.3.1, optimization 1),
+in which each link-to-link transform has zeros.  A model's frames are the modeller's choice; by
+default the generator re-expresses the model in such frames first (:mod:`~spatial.symbolic.frames`:
+each body on an axial joint moved along its own axis, which leaves the joint, ``τ``, ``H`` and
+``q̈`` unchanged) when that leaves fewer general constants, and traces that.
+
 Beyond the book's four rules the generator adds three things, none of which changes the
 arithmetic that is left: **common subexpressions** (a product or sum the dense code forms twice
 is computed once, :mod:`~spatial.symbolic.tracer`); **symmetric products** (the algorithms mark
@@ -59,6 +65,7 @@ from ..dynamics.rnea import _batch_shape, _check_f_ext, _rnea
 from ..joints import Joint
 from ..model import Model
 from .codegen import Emitted, compile_function, emit
+from .frames import dh_frames
 from .tracer import input_symbol, tape
 
 __all__ = ["generate", "GeneratedFunction", "GenerationError", "ALGORITHMS"]
@@ -273,18 +280,22 @@ class GeneratedFunction:
         Number of assignments in :attr:`source`.
     numeric_joints : dict
         Body number -> reason, for the joints whose ``jcalc`` runs numerically at each call.
+    frames : str
+        ``"dh"`` if the code works in Denavit–Hartenberg-like body frames (its intermediate
+        quantities, such as ``v_i``, are in those frames), else ``"model"``.
     generation_seconds : float
         Wall-clock time of tracing, writing, compiling and checking the one-state variant.
     """
 
-    def __init__(self, algorithm, model, f_ext, dtype, emitted: Emitted, proxies, strict):
+    def __init__(self, algorithm, model, f_ext, dtype, emitted: Emitted, proxies, options):
         self.algorithm, self.model, self.f_ext = algorithm, model, f_ext
         self.dtype = np.dtype(dtype)
         self.source, self.batch_source = emitted.source, emitted.batch_source
         self.count, self.trig, self.statements = emitted.count, emitted.trig, emitted.statements
         self.numeric_joints = {p.body: p.reason for p in proxies}
         self.generation_seconds = float("nan")  # set by the generator when it is done
-        self._emitted, self._strict = emitted, strict
+        self.frames = "model"  # set by the generator when it works in DH frames
+        self._emitted, self._options = emitted, options
         self._one = compile_function(emitted, batch=False)
         self._many = None
         self._parameters = ALGORITHMS[algorithm]
@@ -413,7 +424,7 @@ class GeneratedFunction:
             with self._lock:
                 found = self._variants.get(key)
                 if found is None:
-                    found = _generate(self.model, self.algorithm, with_f_ext, kind, self._strict)
+                    found = _generate(self.model, self.algorithm, with_f_ext, kind, *self._options)
                     found._variants = self._variants
                     self._variants[key] = found
         return found
@@ -515,7 +526,7 @@ def _trace(model: Model, algorithm: str, with_f_ext: bool, proxies: list):
     return list(np.asarray(result, object).ravel()), arguments
 
 
-def _generate(model: Model, algorithm: str, with_f_ext: bool, dtype, strict: bool):
+def _generate(model: Model, algorithm: str, with_f_ext: bool, dtype, strict: bool, frames: str):
     """Trace, simplify, write, compile and check one variant (no cache)."""
     start = time.perf_counter()
     snapshot = model if np.dtype(dtype) == model.dtype else model.astype(dtype)
@@ -534,6 +545,9 @@ def _generate(model: Model, algorithm: str, with_f_ext: bool, dtype, strict: boo
         joints[i] = proxy
         proxies.append(proxy)
     traced = _copy_model(snapshot, joints)
+    dh = dh_frames(traced) if frames == "dh" else None
+    if dh is not None:  # the code works in other body frames; its results are the same
+        traced.X_tree, traced.inertia = dh
     with tape(_ROOTS) as t:
         _batched.MIRROR_SYMMETRIC = True  # symmetric products: each pair of entries once
         try:
@@ -553,8 +567,9 @@ def _generate(model: Model, algorithm: str, with_f_ext: bool, dtype, strict: boo
         dtype,
         emitted,
         proxies,
-        strict,
+        (strict, frames),
     )
+    result.frames = "model" if dh is None else "dh"
     _self_check(result, snapshot, dtype)
     result.generation_seconds = time.perf_counter() - start
     return result
@@ -598,7 +613,12 @@ _CACHE_LOCK = threading.Lock()
 
 
 def generate(
-    model: Model, algorithm: str = "aba", *, f_ext: bool = False, strict: bool = False
+    model: Model,
+    algorithm: str = "aba",
+    *,
+    f_ext: bool = False,
+    strict: bool = False,
+    frames: str = "dh",
 ) -> GeneratedFunction:
     """Straight-line code of ``algorithm`` for ``model`` by symbolic simplification (§10.4).
 
@@ -623,6 +643,11 @@ def generate(
     strict : bool
         Refuse joints whose ``jcalc`` cannot be traced instead of evaluating it numerically
         at each call.
+    frames : {"dh", "model"}
+        ``"dh"`` (default): the code works in Denavit–Hartenberg-like body frames
+        (:func:`~spatial.symbolic.frames.dh_frames`, Featherstone §10.3.1), which give the
+        tree transforms zeros, when that leaves fewer general constants than the model's own
+        frames; ``"model"``: in the model's frames.  The results are the same either way.
 
     Returns
     -------
@@ -634,7 +659,7 @@ def generate(
     TypeError
         If ``model`` is not a :class:`~spatial.Model`.
     ValueError
-        If ``algorithm`` is unknown, or ``f_ext`` is asked for ``crba``.
+        If ``algorithm`` or ``frames`` is unknown, or ``f_ext`` is asked for ``crba``.
     GenerationError
         (a ``ValueError``) If the model has loop joints, a joint cannot be traced and
         ``strict`` is set, or the generated code fails its check against the dense algorithm.
@@ -661,13 +686,17 @@ def generate(
             "describe its spanning tree and ignore the loops (use the closed-loop dynamics of "
             "spatial.dynamics.loops)"
         )
-    key = (algorithm, bool(f_ext), bool(strict), _model_key(model))
+    if frames not in ("dh", "model"):
+        raise ValueError(f"frames must be 'dh' or 'model', got {frames!r}")
+    key = (algorithm, bool(f_ext), bool(strict), frames, _model_key(model))
     with _CACHE_LOCK:
         found = _CACHE.get(key)
         if found is not None:
             _CACHE.move_to_end(key)
             return found
-    result = _generate(_copy_model(model), algorithm, bool(f_ext), model.dtype, bool(strict))
+    result = _generate(
+        _copy_model(model), algorithm, bool(f_ext), model.dtype, bool(strict), frames
+    )
     with _CACHE_LOCK:
         _CACHE[key] = result
         while len(_CACHE) > _CACHE_SIZE:
