@@ -32,8 +32,9 @@ __all__ = [
 
 #: In fast mode (``SPATIAL_NB_FAST``, the notebooks' test runs) an animation has at most this many
 #: frames: each frame is rendered as a PNG, and the tests check that the player is made, not how
-#: smoothly it plays.
-FAST_FRAMES = 12
+#: smoothly it plays.  Three: the first, one in the middle and the last (the first and last
+#: states, and an update that is neither).
+FAST_FRAMES = 3
 
 _LEFT = "\N{BLACK LEFT-POINTING TRIANGLE}\N{VARIATION SELECTOR-15}"  # text, not emoji, style
 _RIGHT = "\N{BLACK RIGHT-POINTING TRIANGLE}\N{VARIATION SELECTOR-15}"
