@@ -259,6 +259,9 @@ class PiecewiseCubic:
             return self._eval_scalar(end, 1)
         return self._eval_scalar(end, 0) + self._eval_scalar(end, 1) * (x - end)
 
+    def __repr__(self) -> str:
+        return f"PiecewiseCubic(breaks={self.breaks.tolist()}, {len(self.breaks) - 1} segments)"
+
 
 def _one_finite_float(x) -> float | None:
     """``x`` as a float if it is one finite float (a Python or NumPy float, or a float array of
@@ -270,9 +273,6 @@ def _one_finite_float(x) -> float | None:
     else:
         return None
     return one if isfinite(one) else None
-
-    def __repr__(self) -> str:
-        return f"PiecewiseCubic(breaks={self.breaks.tolist()}, {len(self.breaks) - 1} segments)"
 
 
 # Conditions (segment, derivative order, x, value); C¹ continuity at the interior knots is
