@@ -98,6 +98,44 @@ def _inline_png(**kwargs) -> None:
         set_matplotlib_formats("png", **kwargs)
 
 
+def _inline_draft_png() -> None:
+    """Register the draft PNG output (kernel only): no tight bounding box, one drawing.
+
+    As ``_inline_png(bbox_inches=None)``, and a figure laid out by ``tight_layout()`` is saved
+    without the placeholder layout engine that it leaves behind: ``savefig`` would otherwise
+    draw the whole figure once more first, for a layout pass that lays nothing out.
+    """
+    _inline_png(bbox_inches=None)
+    if not _in_kernel():
+        return
+    from IPython import get_ipython
+    from matplotlib.figure import Figure
+
+    get_ipython().display_formatter.formatters["image/png"].for_type(Figure, _draft_png)
+
+
+def _draft_png(fig):
+    """The inline backend's base64 PNG of ``fig`` at its dpi, without a tight bounding box,
+    drawn once (see :func:`_inline_draft_png`)."""
+    import matplotlib.pyplot as plt
+    from IPython.core.pylabtools import print_figure
+    from matplotlib.layout_engine import PlaceHolderLayoutEngine
+    from matplotlib_inline.config import InlineBackend
+
+    kwargs = {**InlineBackend.instance().print_figure_kwargs, "bbox_inches": None}
+    engine = fig.get_layout_engine()
+    placeholder = isinstance(engine, PlaceHolderLayoutEngine) and not (
+        plt.rcParams["figure.autolayout"] or plt.rcParams["figure.constrained_layout.use"]
+    )  # (with either, set_layout_engine(None) would choose a real engine)
+    if placeholder:
+        fig.set_layout_engine(None)
+    try:
+        return print_figure(fig, "png", base64=True, **kwargs)
+    finally:
+        if placeholder:
+            fig.set_layout_engine(engine)
+
+
 @contextlib.contextmanager
 def _as_the_reader_sees_it() -> Iterator[None]:
     """Inside, figures render as in the reader's notebook, draft mode or not."""
@@ -111,7 +149,7 @@ def _as_the_reader_sees_it() -> Iterator[None]:
         try:
             yield
         finally:
-            _inline_png(bbox_inches=None)
+            _inline_draft_png()
 
 
 def grading_mode() -> bool:
@@ -337,7 +375,7 @@ def setup(seed: int = 0) -> NotebookConfig:
     )
     if draft_mode():  # one drawing per figure: no tight bounding box to measure first
         plt.rcParams["savefig.dpi"] = DRAFT_DPI  # animation frames (the inline PNGs set theirs)
-        _inline_png(bbox_inches=None)
+        _inline_draft_png()
     return NotebookConfig(
         seed=seed, rng=np.random.default_rng(seed), fast=fast_mode(), strict=strict_mode()
     )

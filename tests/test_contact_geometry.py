@@ -236,6 +236,40 @@ def test_tree_rows_equal_spatial_point_jacobian():
         assert np.allclose(P[i], expected, atol=1e-12)
 
 
+def test_tree_point_jacobians_take_one_forward_pass_for_all_bodies(monkeypatch):
+    # the contacts of four bodies: one forward pass gives every body's Jacobian, the same
+    # numbers as one body_jacobian per body
+    import spatial.contact.scene as scene_module
+    import spatial.kinematics as kinematics
+
+    rng = np.random.default_rng(5)
+    scene = _random_scene(rng)
+    q = scene.system.random_configuration(rng)
+    contacts = scene.detect(q)
+    bodies = set(contacts.predecessor.tolist()) | set(contacts.successor.tolist())
+    assert len(bodies - {0}) == 4
+    expected = np.zeros((len(contacts), 3, scene.nv))
+    lever = np.concatenate(
+        [-sp.skew(contacts.point), np.broadcast_to(np.eye(3), (len(contacts), 3, 3))], -1
+    )
+    for b in bodies - {0}:
+        J0 = sp.body_jacobian(scene.system, q, b, frame="world")
+        expected[contacts.successor == b] += lever[contacts.successor == b] @ J0
+        expected[contacts.predecessor == b] -= lever[contacts.predecessor == b] @ J0
+    passes = []
+    forward_pass = kinematics._forward_pass
+
+    def counted(*args, **kwargs):
+        passes.append(1)
+        return forward_pass(*args, **kwargs)
+
+    monkeypatch.setattr(kinematics, "_forward_pass", counted)
+    monkeypatch.setattr(scene_module, "_forward_pass", counted, raising=False)
+    P = scene.point_jacobians(q, contacts)
+    assert len(passes) == 1
+    np.testing.assert_array_equal(P, expected)
+
+
 def test_free_body_contact_jacobian_by_finite_differences():
     scene, T, v = _free_scene()
     _check_rows_by_finite_differences(scene, T, v)

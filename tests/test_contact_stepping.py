@@ -188,6 +188,18 @@ def test_tree_and_free_bodies_give_the_same_motion():
     assert np.allclose(a.q[:, 4:], b.q[:, 0, :3, 3], atol=1e-12)
 
 
+@pytest.mark.parametrize("system", ["tree", "free"])
+def test_trajectory_energies_are_the_scenes_state_by_state(system):
+    # a tree's trajectory is evaluated in one batched pass, free bodies row by row: both give
+    # the scene's own energy of every state
+    setup = ct.tipping_box(0.4, system=system, h=4e-3)
+    tr = setup.simulate(duration=0.05)
+    rows = np.array([setup.scene.energy(q, v) for q, v in zip(tr.q, tr.v, strict=True)])
+    assert len(rows) == len(tr.t) > 10
+    np.testing.assert_allclose(tr.kinetic, rows[:, 0], rtol=1e-14, atol=1e-14)
+    np.testing.assert_allclose(tr.potential, rows[:, 1], rtol=1e-14, atol=1e-14)
+
+
 def _box_position(setup, tr):
     return tr.q[:, 4:7] if setup.q0.ndim == 1 else tr.q[:, 0, :3, 3]
 

@@ -204,6 +204,31 @@ def test_corner_has_zero_end_curvature_and_requested_slopes():
     assert abs(float(s._derivative(np.array(1.0), 2))) < 1e-10
 
 
+@pytest.mark.parametrize("key", KEYS)
+def test_one_point_path_equals_the_array_path(key):
+    """A single point (what a simulation asks for: one muscle length per step) goes through the
+    spline's Python-float path; it gives the array path's numbers, in the input's shape."""
+    c = DEFAULT[key]
+    grid = np.linspace(c.x0 - 0.3, c.x1 + 0.3, 61)
+    xs = np.concatenate([grid, c.knots, np.nextafter(c.knots, -np.inf), [c.x0, c.x1]])
+    xs = xs[xs >= c.lower]
+    f, df = c.value_and_derivative(xs)
+    d2 = c.derivative(xs, 2)
+    area = c.integral(xs) if c.has_integral else None
+    got, want = [], []
+    for i, x in enumerate(xs):
+        for one in (float(x), np.float64(x), np.array(x), np.array([x]), np.array([[x]])):
+            shape = np.shape(one)
+            values = [*c.value_and_derivative(one), c(one), c.derivative(one, 2)]
+            want += [f[i], df[i], f[i], d2[i]]
+            if area is not None:
+                values.append(c.integral(one))
+                want.append(area[i])
+            assert all(isinstance(v, np.ndarray) and v.shape == shape for v in values)
+            got += [float(v.reshape(())) for v in values]
+    np.testing.assert_allclose(got, want, rtol=4e-16, atol=4e-16)
+
+
 # ------------------------------------------------------------------ protocol and MuscleLaw
 
 

@@ -156,6 +156,25 @@ def test_curves_keep_the_shape_of_their_input():
     assert np.ndim(force_velocity(0.3)) == 0
 
 
+@pytest.mark.parametrize("name", CURVES)
+def test_one_point_path_equals_the_array_path(name):
+    # one float (a simulation's muscle length) is evaluated with Python floats: the same
+    # segment and operations as the array path, so the same numbers, in the input's shape
+    curve = CURVES[name]
+    lo, hi = curve.breaks[0], curve.breaks[-1]
+    xs = np.concatenate(
+        [np.linspace(lo - 0.5, hi + 0.5, 41), curve.breaks, np.nextafter(curve.breaks, -np.inf)]
+    )
+    for order in range(4):
+        want = curve.derivative(xs, order)
+        for i, x in enumerate(xs):
+            for one in (float(x), np.float64(x), np.array(x), np.array([[x]])):
+                got = curve.derivative(one, order)
+                assert isinstance(got, np.ndarray) and got.shape == np.shape(one)
+                assert got.item() == want[i], (order, x)
+    assert float(curve(float(lo))) == curve(np.array([lo, lo]))[0]
+
+
 def test_curves_have_the_expected_shape():
     # passive and force–velocity increase; the active curve rises to its single peak at l̃ = 1
     x = np.linspace(0.95, 2.0, 200)

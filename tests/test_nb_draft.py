@@ -4,7 +4,8 @@ In a real kernel with the inline backend, as nbval runs the notebooks: a figure 
 is rendered once at ``DRAFT_DPI`` without the tight bounding box, so its PNG is exactly its size
 in inches times 50; a widget update renders as the reader's notebook does (100 dpi, cropped to
 the tight bounding box, here widened by a label beyond the right edge); and the draft comes back
-after the update.  Animation frames follow the same rule.
+after the update.  Animation frames follow the same rule.  A figure laid out by ``tight_layout``
+is drawn once, not first once more for the layout pass of the placeholder engine it leaves.
 """
 
 from __future__ import annotations
@@ -44,6 +45,20 @@ print(width(), sp.nb.interact(width, show=False, inches=(2.0, 6.0)).result, widt
 
 
 print(frame_width(), sp.nb.interact(frame_width, show=False, inches=(2.0, 6.0)).result)""",
+    """from IPython.core.pylabtools import print_figure
+
+fig, ax = plt.subplots(figsize=(2.0, 1.5))  # laid out once by tight_layout, as most figures are
+ax.plot([0.0, 1.0])
+ax.set(xlabel="x (m)", ylabel="y (m)")
+fig.tight_layout()
+engine, draws = fig.get_layout_engine(), []
+fig.canvas.mpl_connect("draw_event", lambda event: draws.append(event))
+data = png(fig)
+ours = len(draws)
+# matplotlib's own draft PNG: a layout pass of tight_layout's placeholder engine, then the image
+reference = print_figure(fig, "png", base64=True, bbox_inches=None)
+plt.close(fig)
+print(ours, len(draws) - ours, int(data == reference), int(fig.get_layout_engine() is engine))""",
 ]
 
 
@@ -61,10 +76,14 @@ def _widths(monkeypatch, draft: str) -> list[int]:
 def test_draft_figures_are_drawn_once_at_half_resolution_and_widgets_as_the_reader_sees_them(
     monkeypatch,
 ):
-    outside, in_widget, after, frame, frame_in_widget = _widths(monkeypatch, "1")
+    out = _widths(monkeypatch, "1")
+    outside, in_widget, after, frame, frame_in_widget, draws, mpl_draws, same, kept = out
     assert outside == after == 4 * sp.nb.DRAFT_DPI  # no tight box: exactly 4 inches
     assert in_widget > 4 * sp.nb.FIGURE_DPI  # the reader's: 100 dpi, widened to the label
     assert frame == 4 * sp.nb.DRAFT_DPI and frame_in_widget == 4 * 70  # the figure's own dpi
+    # a tight_layout figure is drawn once, into the image that matplotlib draws after its
+    # placeholder engine's layout pass; the figure keeps its engine
+    assert draws == 1 and mpl_draws == 2 and same == 1 and kept == 1
 
 
 def test_without_draft_mode_figures_are_the_readers(monkeypatch):

@@ -156,6 +156,21 @@ def test_solvers_is_a_submodule_of_spatial_that_does_not_load_contact():
     assert spatial.solvers is sv
 
 
+def test_scipy_linalg_is_loaded_when_a_solver_first_needs_it():
+    # every notebook imports spatial.viz, which imports spatial.contact and the solvers;
+    # scipy.linalg (0.2 s to import) waits for the first Cholesky, LU or block diagonal
+    code = (
+        "import sys, numpy as np, spatial, spatial.viz, spatial.contact, spatial.solvers as sv; "
+        "print('scipy.linalg' in sys.modules); "
+        "sv.qp_primal(np.eye(2), np.zeros(2), np.eye(2), np.zeros(2)); "
+        "print('scipy.linalg' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == ["False", "True"]
+
+
 def _imports(path: Path) -> set[str]:
     """Absolute names of every module a solvers source file imports (also inside functions)."""
     package = "spatial.solvers"  # "." in any file of the package, its __init__ included

@@ -37,10 +37,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._batched import xinv
 from .._validate import as_array, finite_scalar, real_array, unit_vectors
 from ..dynamics import aba, bias_force, crba
 from ..inertia import inertia_params, validate_inertia
-from ..kinematics import body_jacobian, forward_kinematics, kinetic_energy, potential_energy
+from ..kinematics import (
+    _body_jacobian,
+    _forward_pass,
+    body_jacobian,
+    forward_kinematics,
+    kinetic_energy,
+    potential_energy,
+)
 from ..maximal import rigid_body
 from ..model import Model
 from ..se3 import _Ad, _as_frame, _exp_se3, frame_inverse, log_se3
@@ -130,6 +138,12 @@ class _Tree:
     def world_jacobian(self, q, i):
         return body_jacobian(self.model, q, i, frame="world")
 
+    def world_jacobians(self, q, bodies) -> dict:
+        """``{b: world_jacobian(q, b)}`` for several bodies from one forward pass."""
+        q, _, _, _ = self.model.check_state(q)
+        fp = _forward_pass(self.model, q)
+        return {b: xinv(fp.X0[b]) @ _body_jacobian(self.model, fp, b) for b in bodies}
+
     def integrate(self, q, v, h):  # q and v validated by Scene.check_state
         return self.model._per_joint("integrate", q, v, h)
 
@@ -184,6 +198,10 @@ class _Free:
         J = np.zeros((6, self.nv))
         J[:, 6 * (i - 1) : 6 * i] = _Ad(q[i - 1])
         return J
+
+    def world_jacobians(self, q, bodies) -> dict:
+        """``{b: world_jacobian(q, b)}`` for several bodies."""
+        return {b: self.world_jacobian(q, b) for b in bodies}
 
     def integrate(self, q, v, h):
         return q @ _exp_se3(h * v.reshape(self.NB, 6))
@@ -505,10 +523,12 @@ class Scene:
         if nc == 0:
             return out
         lever = np.concatenate([-skew(contacts.point), np.broadcast_to(np.eye(3), (nc, 3, 3))], -1)
-        for b in set(contacts.predecessor.tolist()) | set(contacts.successor.tolist()):
-            if b == 0:
-                continue
-            J0 = self._sys.world_jacobian(q, b)  # ^0J_b; the point's velocity is [-p×, 1] ^0J_b q̇
+        bodies = [
+            b for b in set(contacts.predecessor.tolist()) | set(contacts.successor.tolist()) if b
+        ]
+        world = self._sys.world_jacobians(q, bodies)  # ^0J_b of each, one forward pass (a tree)
+        for b in bodies:
+            J0 = world[b]  # the point's velocity is [-p×, 1] ^0J_b q̇
             succ, pred = contacts.successor == b, contacts.predecessor == b
             out[succ] += lever[succ] @ J0
             out[pred] -= lever[pred] @ J0

@@ -43,6 +43,7 @@ import numpy as np
 
 from .._validate import integer, nonnegative_scalar, positive_scalar, vector
 from ..integrators.constrained import _constrained_step
+from ..kinematics import kinetic_energy, potential_energy
 from ..model import Model
 from ..simulation import Trajectory
 from ..simulation import simulate as _simulate
@@ -363,7 +364,8 @@ class SceneSystem:
     ``difference``, mass matrix, energy, body poses) from the scene; :class:`RigidContact` and
     :class:`~spatial.contact.SoftContact` add the time step that makes it a stepped system.
     Contact problems are solved one state at a time, so states carry no batch dimensions;
-    :meth:`energy` also takes a stack of states (a trajectory) and answers row by row.
+    :meth:`energy` also takes a stack of states (a trajectory): a tree's in one batched pass,
+    free bodies' row by row.
     """
 
     def __init__(self, scene: Scene):
@@ -396,6 +398,9 @@ class SceneSystem:
 
     def energy(self, q, v):
         q, v = np.asarray(q), np.asarray(v)
+        if self._q_ndim == 1:  # a tree: all rows in one forward pass each, as the scene would
+            model = self.scene.system
+            return kinetic_energy(model, q, v), potential_energy(model, q)
         lead = q.shape[: q.ndim - self._q_ndim]
         out = np.zeros((2,) + lead)
         for k in np.ndindex(lead):

@@ -28,7 +28,8 @@ does.
 
 from __future__ import annotations
 
-from math import comb
+from bisect import bisect_right
+from math import comb, prod
 
 import numpy as np
 from numpy.polynomial import polynomial as P
@@ -99,9 +100,37 @@ def _horner(coeffs: np.ndarray, u: np.ndarray) -> np.ndarray:
     return out
 
 
+def _horner_scalar(coeffs: tuple[float, ...], u: float) -> float:
+    """:func:`_horner` on one float: the same operations in the same order, without NumPy."""
+    out = coeffs[-1]
+    for i in range(len(coeffs) - 2, -1, -1):
+        out = out * u + coeffs[i]
+    return out
+
+
 def _derivative_coefficients(c: np.ndarray) -> np.ndarray:
     """Power coefficients of ``d/du`` along the last axis."""
     return c[..., 1:] * np.arange(1, c.shape[-1])
+
+
+_EPS = float(np.finfo(float).eps)
+
+
+class _ScalarTables:
+    """A spline's coefficient and guess tables as Python floats (tuples and lists)."""
+
+    def __init__(self, spline: QuinticBezierSpline) -> None:
+        def rows(a):
+            return tuple(tuple(float(v) for v in row) for row in a)
+
+        self.last = len(spline.px) - 1
+        self.starts = [float(v) for v in spline.px[:, 0]]
+        self.xtab = [float(v) for v in spline._xtab]
+        self.stab = [float(v) for v in spline._stab]
+        self.cx, self.cx1, self.cx2 = rows(spline._cx), rows(spline._cx1), rows(spline._cx2)
+        self.cy, self.cy1, self.cy2 = rows(spline._cy), rows(spline._cy1), rows(spline._cy2)
+        self.area = rows(spline._area)
+        self.area_before = [float(v) for v in spline._area_before]
 
 
 class QuinticBezierSpline:
@@ -150,6 +179,10 @@ class QuinticBezierSpline:
         utab = np.linspace(0.0, 1.0, 65)
         self._xtab = _horner(self._cx[:, None, :], utab).reshape(-1)
         self._stab = (np.arange(len(px))[:, None] + utab).reshape(-1)
+        # The same tables as Python floats for one point at a time (_derivatives_scalar): a
+        # simulation asks for one muscle length per step, where NumPy's per-call overhead on
+        # one-element arrays costs ten times the arithmetic.
+        self._scalar = _ScalarTables(self)
 
     @property
     def knots(self) -> np.ndarray:
@@ -184,6 +217,71 @@ class QuinticBezierSpline:
                 break
         return seg, u
 
+    def _locate_scalar(self, x: float) -> tuple[int, float]:
+        """:meth:`_locate` for one float ``x`` inside ``[x0, x1]``: the same steps in Python
+        floats (the same table guess and Newton/bisection iterates, so the same ``u``)."""
+        t = self._scalar
+        seg = min(max(bisect_right(t.starts, x) - 1, 0), t.last)
+        # np.interp(x, xtab, stab): the bracket xtab[j] <= x < xtab[j + 1], the end value at the
+        # last point, the same slope formula
+        j = bisect_right(t.xtab, x) - 1
+        if j >= len(t.xtab) - 1:
+            guess = t.stab[-1]
+        elif j < 0:
+            guess = t.stab[0]
+        else:
+            slope = (t.stab[j + 1] - t.stab[j]) / (t.xtab[j + 1] - t.xtab[j])
+            guess = slope * (x - t.xtab[j]) + t.stab[j]
+        u = min(max(guess - seg, 0.0), 1.0)
+        cx, cx1 = t.cx[seg], t.cx1[seg]
+        lo, hi = 0.0, 1.0
+        tol = 4.0 * _EPS * max(1.0, abs(x))
+        for _ in range(60):
+            f = _horner_scalar(cx, u) - x
+            if abs(f) <= tol:
+                break
+            if f < 0:
+                lo = u
+            elif f > 0:
+                hi = u
+            df = _horner_scalar(cx1, u)
+            step = 0.5 * (lo + hi)
+            if df > 0:
+                newton = u - f / df
+                if lo <= newton <= hi:
+                    step = newton
+            moved = abs(step - u)
+            u = step
+            if moved <= 1e-16:
+                break
+        return seg, u
+
+    def _derivatives_scalar(self, x: float, orders) -> list[np.ndarray]:
+        """:meth:`_derivatives` of one finite float, as 0-d arrays."""
+        if x < self.x0 or x > self.x1:
+            left = x < self.x0
+            outside = {
+                0: self.y0 + self.dydx0 * (x - self.x0)
+                if left
+                else self.y1 + self.dydx1 * (x - self.x1),
+                1: self.dydx0 if left else self.dydx1,
+                2: 0.0,
+            }
+            return [np.array(outside[n]) for n in orders]
+        t = self._scalar
+        seg, u = self._locate_scalar(x)
+        xu, yu = _horner_scalar(t.cx1[seg], u), _horner_scalar(t.cy1[seg], u)
+        outs = []
+        for n in orders:
+            if n == 0:
+                outs.append(np.array(_horner_scalar(t.cy[seg], u)))
+            elif n == 1:
+                outs.append(np.array(yu / xu))
+            else:
+                xuu, yuu = _horner_scalar(t.cx2[seg], u), _horner_scalar(t.cy2[seg], u)
+                outs.append(np.array((yuu * xu - yu * xuu) / xu**3))
+        return outs
+
     def _split(self, x) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Flattened ``x``, an output buffer, and the masks left of, right of and inside the
         Bézier chain."""
@@ -195,6 +293,9 @@ class QuinticBezierSpline:
         """``dⁿy/dxⁿ`` for each ``n`` in ``orders`` (0, 1, 2) with one parameter solve, on a
         finite float array, without checks."""
         shape = np.shape(x)
+        if prod(shape) == 1:  # one point (a muscle's length in a simulation step)
+            one = x if isinstance(x, float) else x.item()
+            return [out.reshape(shape) for out in self._derivatives_scalar(one, orders)]
         x, _, left, right, inside = self._split(x)
         outside = {
             0: lambda: np.where(
@@ -224,6 +325,9 @@ class QuinticBezierSpline:
     def _integral(self, x: np.ndarray) -> np.ndarray:
         """``∫_{x0}^{x} y dx`` on a finite float array, without checks (exact per segment)."""
         shape = np.shape(x)
+        if prod(shape) == 1:
+            one = x if isinstance(x, float) else x.item()
+            return np.array(self._integral_scalar(one)).reshape(shape)
         x, out, left, right, inside = self._split(x)
         d = x[left] - self.x0
         out[left] = self.y0 * d + 0.5 * self.dydx0 * d**2
@@ -233,6 +337,18 @@ class QuinticBezierSpline:
             seg, u = self._locate(x[inside])
             out[inside] = self._area_before[seg] + _horner(self._area[seg], u)
         return out.reshape(shape)
+
+    def _integral_scalar(self, x: float) -> float:
+        """:meth:`_integral` of one finite float."""
+        if x < self.x0:
+            d = x - self.x0
+            return self.y0 * d + 0.5 * self.dydx0 * d**2
+        t = self._scalar
+        if x > self.x1:
+            d = x - self.x1
+            return t.area_before[-1] + self.y1 * d + 0.5 * self.dydx1 * d**2
+        seg, u = self._locate_scalar(x)
+        return t.area_before[seg] + _horner_scalar(t.area[seg], u)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({len(self.px)} segments on [{self.x0}, {self.x1}])"

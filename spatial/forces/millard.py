@@ -36,6 +36,7 @@ and, for the two elastic curves, ``curve.integral(x)`` = ``∫ f`` from the curv
 from __future__ import annotations
 
 from collections.abc import Mapping
+from math import isfinite
 from types import MappingProxyType
 
 import numpy as np
@@ -103,7 +104,9 @@ class MillardCurve(QuinticBezierSpline):
         self.lower = float(lower)
         self.has_integral = has_integral
 
-    def _checked(self, x) -> np.ndarray:
+    def _checked(self, x) -> np.ndarray | float:
+        if isinstance(x, float) and isfinite(x) and x >= self.lower:
+            return float(x)  # one admissible number: the curve's scalar path, without NumPy
         x = as_scalar_array(x, "x")
         if np.any(x < self.lower):
             raise ValueError(

@@ -21,8 +21,10 @@ reproduce the published eqs. 1.42, 1.44 and 1.46.  Any object with ``__call__(x)
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import isfinite
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -201,6 +203,9 @@ class PiecewiseCubic:
         """
         if order not in (0, 1, 2, 3):
             raise ValueError(f"order must be 0, 1, 2 or 3, got {order!r}")
+        one = _one_finite_float(x)
+        if one is not None:  # one point (a muscle length per simulation step): Python floats
+            return np.asarray(self._derivative_scalar(one, order)).reshape(np.shape(x))
         x = as_scalar_array(x, "x")
         lo, hi = self.breaks[0], self.breaks[-1]
         inside = self._eval(np.clip(x, lo, hi), order)
@@ -230,8 +235,44 @@ class PiecewiseCubic:
         """Value ``f(x)`` on an array (tangent-line continuation beyond the knots)."""
         return self.derivative(x, 0)
 
+    def _eval_scalar(self, x: float, order: int) -> float:
+        """:meth:`_eval` of one float: the same segment and operations, without arrays."""
+        seg = bisect_right(self.breaks, x, 1, len(self.breaks) - 1) - 1  # = searchsorted's
+        a, b, c, d = self.coefficients[seg].tolist()
+        if order == 0:
+            return ((a * x + b) * x + c) * x + d
+        if order == 1:
+            return (3.0 * a * x + 2.0 * b) * x + c
+        if order == 2:
+            return 6.0 * a * x + 2.0 * b
+        return 6.0 * a
+
+    def _derivative_scalar(self, x: float, order: int) -> float:
+        """:meth:`derivative` of one finite float, as a float."""
+        lo, hi = float(self.breaks[0]), float(self.breaks[-1])
+        if lo <= x <= hi:
+            return self._eval_scalar(x, order)
+        if order >= 2:
+            return 0.0
+        end = lo if x < lo else hi
+        if order == 1:
+            return self._eval_scalar(end, 1)
+        return self._eval_scalar(end, 0) + self._eval_scalar(end, 1) * (x - end)
+
     def __repr__(self) -> str:
         return f"PiecewiseCubic(breaks={self.breaks.tolist()}, {len(self.breaks) - 1} segments)"
+
+
+def _one_finite_float(x) -> float | None:
+    """``x`` as a float if it is one finite float (a Python or NumPy float, or a float array of
+    one element), else None (then the array path checks and evaluates it)."""
+    if isinstance(x, float):
+        one = float(x)
+    elif isinstance(x, np.ndarray) and x.size == 1 and x.dtype == np.float64:
+        one = x.item()
+    else:
+        return None
+    return one if isfinite(one) else None
 
 
 # Conditions (segment, derivative order, x, value); C¹ continuity at the interior knots is

@@ -36,7 +36,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg import block_diag
 
 from .._validate import (
     friction_coefficients,
@@ -240,6 +239,8 @@ def friction_E(nc: int, k: int) -> np.ndarray:
 
 def _polyhedral_space(W, u, nc, d, k):
     """Map contact space to (normals, direction rows): ``B`` with ``B W Bᵀ``, ``B u``."""
+    from scipy.linalg import block_diag  # on first use: importing scipy.linalg costs 0.2 s
+
     D = _polyhedral_directions(k, d)
     B = block_diag(np.eye(nc), *([D] * nc))
     return D, B @ W @ B.T, B @ u

@@ -18,7 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg import LinAlgError, cho_factor, cho_solve
 
 from .._batched import T as _T
 from .._validate import (
@@ -322,9 +321,11 @@ def kkt_gauss_seidel(
     lo, hi = box_bounds(-np.inf if lo is None else lo, hi, m)
     omega, tol, max_iter = relaxation_factor(omega), tolerance(tol), iteration_limit(max_iter, m)
     lam0 = np.zeros(m) if lam0 is None else vector(lam0, "lam0", m)
+    from scipy.linalg import cho_factor, cho_solve  # on first use: importing it costs 0.2 s
+
     try:
         MiNT = cho_solve(cho_factor(M), N.T)
-    except LinAlgError:
+    except np.linalg.LinAlgError:
         raise ValueError("M must be symmetric positive definite") from None
     d = np.einsum("ij,ji->i", N, MiNT)  # N_i M^-1 N_i^T
     if np.any(d <= 0):

@@ -23,7 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.linalg import LinAlgError, cho_factor, cho_solve, get_lapack_funcs
 
 from .._validate import matrix, positive_diagonal, square_matrix, vector
 from .lcp import (
@@ -75,10 +74,19 @@ def _lcp_kernel(method: str, M, q, lo=None, hi=None, **options) -> LCPResult:
     return _principal_pivoting(q, _matrix_columns(M), **options)
 
 
+def get_lapack_funcs(names, arrays):
+    """``scipy.linalg.get_lapack_funcs``, with scipy.linalg imported on first use (0.2 s)."""
+    from scipy.linalg import get_lapack_funcs as lapack_funcs
+
+    return lapack_funcs(names, arrays)
+
+
 def _cholesky(H: np.ndarray, name: str):
+    from scipy.linalg import cho_factor  # scipy.linalg on first use: importing it costs 0.2 s
+
     try:
         return cho_factor(H)
-    except LinAlgError:
+    except np.linalg.LinAlgError:
         raise ValueError(f"{name} must be symmetric positive definite") from None
 
 
@@ -128,6 +136,8 @@ def qp_to_lcp(H, c, A, b) -> tuple[np.ndarray, np.ndarray]:
     ValueError
         For inconsistent shapes, non-finite entries, or ``H`` not symmetric positive definite.
     """
+    from scipy.linalg import cho_solve
+
     H, c, A, b = _qp_inputs(H, c, A, b)
     factor = _cholesky(H, "H")
     HiAT = cho_solve(factor, A.T)
@@ -157,6 +167,8 @@ def qp_primal(H, c, A, z) -> np.ndarray:
     ValueError
         For inconsistent shapes, non-finite entries, or ``H`` not symmetric positive definite.
     """
+    from scipy.linalg import cho_solve
+
     H, c, A, z = _qp_inputs(H, c, A, z, b_name="z")
     return cho_solve(_cholesky(H, "H"), A.T @ z - c)
 
