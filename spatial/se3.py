@@ -171,6 +171,16 @@ def unbracket(M) -> np.ndarray:
 
 def _taylor_or(theta: np.ndarray, series: tuple[float, ...], closed) -> np.ndarray:
     """Evaluate ``closed(θ)`` or, for θ below ``_SMALL_ANGLE``, the series ``Σ cₖ θ^(2k)``."""
+    if theta.size == 1 and theta.dtype == np.float64:
+        # one angle (one body, one joint: most calls inside a simulation's steps): the same
+        # IEEE operations on a Python float, without the array calls' overhead
+        t = float(theta.reshape(()))
+        if t >= _SMALL_ANGLE:
+            return np.asarray(closed(theta))
+        t2, taylor = t * t, 0.0
+        for c in reversed(series):
+            taylor = taylor * t2 + c
+        return np.float64(taylor) if theta.ndim == 0 else np.full(theta.shape, taylor)
     small = theta < _SMALL_ANGLE
     if not small.any():  # only the closed form is needed (the same values as the np.where below)
         return np.asarray(closed(theta))

@@ -176,10 +176,13 @@ def _check_array(value, reference, what: str) -> np.ndarray:
     """
     value = np.asarray(value)
     shape, ref = value.shape, np.shape(reference)
-    try:
-        grows = np.broadcast_shapes(shape, ref) == shape
-    except ValueError:
-        grows = False
+    if shape == ref:  # the usual case, at every stage: nothing to broadcast
+        grows = True
+    else:
+        try:
+            grows = np.broadcast_shapes(shape, ref) == shape
+        except ValueError:
+            grows = False
     if not grows or shape[-1:] != ref[-1:]:
         raise _Failure(f"{what} has shape {shape}, but the state has shape {ref}")
     if value.dtype.kind in "fc" and not np.isfinite(value).all():

@@ -243,11 +243,14 @@ def _build(source: Path, out: Path, builder: str = "html") -> subprocess.Complet
 
 
 def test_links_from_a_notebook_reach_api_entries_and_glossary_terms(tmp_path):
+    """One build (Sphinx starts once): 01-a links right and is written with its links resolved;
+    02-b links an entry that does not exist, which fails the build with -W (as make test-book
+    checks the course) and is the only warning."""
     source = tmp_path / "src"
     (source / "api").mkdir(parents=True)
     (source / "_toc.yml").write_text(
-        "format: jb-book\nroot: index\nchapters:\n  - file: 01-a\n  - file: glossary\n"
-        "  - file: api/dynamics\n"
+        "format: jb-book\nroot: index\nchapters:\n  - file: 01-a\n  - file: 02-b\n"
+        "  - file: glossary\n  - file: api/dynamics\n"
     )
     (source / "index.md").write_text("# Landing\n\n[aba](api/dynamics.md#spatial.dynamics.aba)\n")
     (source / "glossary.md").write_text(
@@ -263,15 +266,15 @@ def test_links_from_a_notebook_reach_api_entries_and_glossary_terms(tmp_path):
         "[articulated inertia](glossary.md#articulated-inertia) and "
         "[Plücker coordinates](glossary.md#plucker-coordinates).",
     )
+    _markdown_notebook(
+        source / "02-b.ipynb", "# 02 B\n\n[no](api/dynamics.md#spatial.dynamics.abba)"
+    )
     run = _build(source, tmp_path / "out")
-    assert run.returncode == 0, run.stderr
+    assert run.returncode != 0 and "spatial.dynamics.abba" in run.stderr
+    warnings = [line for line in run.stderr.splitlines() if "WARNING" in line]
+    assert len(warnings) == 1 and "02-b" in warnings[0], run.stderr  # 01-a builds clean
     page = (tmp_path / "out" / "01-a.html").read_text()
     assert 'href="api/dynamics.html#spatial.dynamics.aba"' in page
     assert 'href="glossary.html#articulated-inertia"' in page
     assert 'href="glossary.html#plucker-coordinates"' in page
     assert 'id="spatial.dynamics.aba"' in (tmp_path / "out" / "api" / "dynamics.html").read_text()
-
-    wrong = "# 01 A\n\n[no](api/dynamics.md#spatial.dynamics.abba)"
-    _markdown_notebook(source / "01-a.ipynb", wrong)
-    run = _build(source, tmp_path / "out2", "dummy")  # as make test-book checks the course
-    assert run.returncode != 0 and "spatial.dynamics.abba" in run.stderr

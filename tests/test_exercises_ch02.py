@@ -37,7 +37,7 @@ def z_axis_at_2s(world=False):
         R, W = r.reshape(3, 3), skew([1.0, 0.0, t])
         return (W @ R if world else R @ W).ravel()
 
-    sol = solve_ivp(rate, (0.0, 2.0), np.eye(3).ravel(), rtol=1e-11, atol=1e-12)
+    sol = solve_ivp(rate, (0.0, 2.0), np.eye(3).ravel(), "DOP853", rtol=1e-11, atol=1e-12)
     return sol.y[:, -1].reshape(3, 3)[:, 2]
 
 

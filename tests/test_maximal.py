@@ -85,7 +85,7 @@ def unit_quaternions(model, q):
 
 
 def reference(model, q0, qd0, t):
-    """The tree's motion from ABA, integrated to 1e-11 (scipy RK45).
+    """The tree's motion from ABA, integrated to 1e-11 (scipy DOP853: fewer steps than RK45).
 
     The RK stages leave the unit sphere slightly, so quaternions are rescaled before use.
     """
@@ -96,7 +96,7 @@ def reference(model, q0, qd0, t):
         return np.concatenate([model.q_dot(q, qd), sp.aba(model, q, qd, np.zeros(model.nv))])
 
     y0 = np.concatenate([q0, qd0])
-    sol = solve_ivp(rhs, (0.0, t[-1]), y0, t_eval=t, rtol=1e-11, atol=1e-12)
+    sol = solve_ivp(rhs, (0.0, t[-1]), y0, "DOP853", t_eval=t, rtol=1e-11, atol=1e-12)
     return np.array([unit_quaternions(model, q) for q in sol.y[:nq].T])
 
 

@@ -247,7 +247,7 @@ def reference_solution(M, c, I_c, T0, phi0, duration, g):
         qdot = np.r_[0.5 * (qw * w + np.cross(w, qv)), -0.5 * w @ qv]
         return np.concatenate([y[7:10], qdot, g, np.linalg.solve(I_w, -np.cross(w, I_w @ w))])
 
-    y = solve_ivp(rhs, (0.0, duration), y0, rtol=1e-11, atol=1e-12).y[:, -1]
+    y = solve_ivp(rhs, (0.0, duration), y0, "DOP853", rtol=1e-11, atol=1e-12).y[:, -1]
     R = Rotation.from_quat(y[3:7]).as_matrix()
     x_c, v_c, w_body = y[:3], y[7:10], R.T @ y[10:13]
     return frame(R, x_c - R @ c), np.concatenate([w_body, R.T @ v_c - np.cross(w_body, c)])

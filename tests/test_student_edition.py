@@ -120,8 +120,16 @@ def test_the_edition_refuses_to_overwrite_the_notebooks_and_misplaced_exercises(
 
 
 def test_run_all_in_the_full_edition_keeps_a_students_attempt(tmp_path, monkeypatch):
-    """A student's (wrong) answer survives Run All: the solution cells define solution_* names."""
+    """A student's (wrong) answer survives Run All: the solution cells define solution_* names.
+
+    The chapter's own cells from its setup cell to the first exercise's solution, without the
+    sections in between (the whole chapter runs as a student runs it, and under nbgrader)."""
     notebook = nbformat.read(NOTEBOOKS[0], as_version=4)
+    cells = notebook.cells
+    heading = next(i for i, c in enumerate(cells) if student_edition._is_exercises_heading(c))
+    solution = next(i for i, c in enumerate(cells) if "solution" in c.metadata.get("tags", []))
+    setup = next(c for c in cells if c.cell_type == "code")
+    notebook.cells = [setup, *cells[heading : solution + 1]]
     stub = next(c for c in notebook.cells if "exercise" in c.metadata.get("tags", []))
     name = stub.source.split("(")[0].removeprefix("def ")
     args = stub.source.split("(")[1].split(")")[0]

@@ -182,6 +182,17 @@ def quat_to_matrix(q) -> np.ndarray:
 
 def _quat_matrix(q: np.ndarray) -> np.ndarray:
     """Unvalidated kernel of :func:`quat_to_matrix` (also on symbols, object arrays)."""
+    if q.shape == (4,) and q.dtype == np.float64:
+        # one quaternion (a joint inside a simulation's step): the same IEEE operations on
+        # Python floats, without ten array calls
+        w, x, y, z = q.tolist()
+        return np.array(
+            [
+                [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+            ]
+        )
     w, x, y, z = (q[..., i] for i in range(4))
     return np.stack(
         [
