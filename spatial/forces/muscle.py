@@ -86,6 +86,17 @@ def _monomial_row(x: float, order: int) -> np.ndarray:
     return row
 
 
+def _cubic(a, b, c, d, x, order: int):
+    """``d^order/dx^order`` of ``a x³ + b x² + c x + d`` by Horner (floats or arrays alike)."""
+    if order == 0:
+        return ((a * x + b) * x + c) * x + d
+    if order == 1:
+        return (3.0 * a * x + 2.0 * b) * x + c
+    if order == 2:
+        return 6.0 * a * x + 2.0 * b
+    return 6.0 * a
+
+
 class PiecewiseCubic:
     """A C¹ (or smoother) chain of cubics ``fᵢ(x) = aᵢx³ + bᵢx² + cᵢx + dᵢ`` (Sueda eq. 1.40).
 
@@ -184,14 +195,7 @@ class PiecewiseCubic:
         """``f^(order)(x)`` inside the knots (Horner on the differentiated coefficients)."""
         # the segment: searching the interior knots gives the index already clipped to 0 … n-1
         coeffs = self.coefficients[np.searchsorted(self.breaks[1:-1], x, side="right")]
-        a, b, c, d = coeffs[..., 0], coeffs[..., 1], coeffs[..., 2], coeffs[..., 3]
-        if order == 0:
-            return ((a * x + b) * x + c) * x + d
-        if order == 1:
-            return (3.0 * a * x + 2.0 * b) * x + c
-        if order == 2:
-            return 6.0 * a * x + 2.0 * b
-        return 6.0 * a
+        return _cubic(coeffs[..., 0], coeffs[..., 1], coeffs[..., 2], coeffs[..., 3], x, order)
 
     def derivative(self, x, order: int = 1) -> np.ndarray:
         """Derivative ``f^(order)(x)`` (order 0 … 3) on an array; linear beyond the knots.
@@ -238,14 +242,7 @@ class PiecewiseCubic:
     def _eval_scalar(self, x: float, order: int) -> float:
         """:meth:`_eval` of one float: the same segment and operations, without arrays."""
         seg = bisect_right(self.breaks, x, 1, len(self.breaks) - 1) - 1  # = searchsorted's
-        a, b, c, d = self.coefficients[seg].tolist()
-        if order == 0:
-            return ((a * x + b) * x + c) * x + d
-        if order == 1:
-            return (3.0 * a * x + 2.0 * b) * x + c
-        if order == 2:
-            return 6.0 * a * x + 2.0 * b
-        return 6.0 * a
+        return _cubic(*self.coefficients[seg].tolist(), x, order)
 
     def _derivative_scalar(self, x: float, order: int) -> float:
         """:meth:`derivative` of one finite float, as a float."""
